@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * dunwind: deferred user-space stack unwinding for profilers.
+ *
+ * The ABI between the dunwind kernel module and user space: the device's
+ * ioctls, the mmap ring buffer, and the records written into it.  Every
+ * structure here is little-endian x86_64 native, fixed width, and never
+ * changes layout; extensible structures carry their size first.
+ * Documentation/abi.rst is the prose version of this file.
+ */
+#ifndef _UAPI_LINUX_DUNWIND_H
+#define _UAPI_LINUX_DUNWIND_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define DUNWIND_DEVICE		"/dev/dunwind"
+#define DUNWIND_ABI_VERSION	1
+
+/*
+ * Session configuration, passed once with DUNWIND_IOC_CONFIG.
+ *
+ * @size:		sizeof(struct dunwind_config) as the caller compiled it.
+ *			Smaller than DUNWIND_CONFIG_SIZE_VER0: -EINVAL.  Larger
+ *			than the module knows: the excess must be zero, else
+ *			-E2BIG.
+ * @flags:		DUNWIND_CFG_*; unknown bits: -EINVAL.
+ * @pid:		follow this thread group: every thread it has now and
+ *			every thread it creates later.  Exactly one of @pid and
+ *			@tid is non-zero, else -EINVAL.  Ids are in the caller's
+ *			pid namespace.  No such process: -ESRCH.
+ * @tid:		follow this one thread only.
+ * @sample_freq:	samples per second of the target's CPU time (cpu-clock).
+ * @sample_period:	or: one sample per this many ns of CPU time.  Exactly
+ *			one of the two is non-zero, else -EINVAL.
+ * @max_user_frames:	user frames per stack, 1..DUNWIND_MAX_USER_FRAMES;
+ *			0 means DUNWIND_DEFAULT_USER_FRAMES.
+ * @max_kernel_frames:	kernel frames per sample, 1..DUNWIND_MAX_KERNEL_FRAMES;
+ *			0 means DUNWIND_DEFAULT_KERNEL_FRAMES.
+ * @ring_pages:		data pages of the ring; a power of two,
+ *			1..DUNWIND_MAX_RING_PAGES; 0 means DUNWIND_DEFAULT_RING_PAGES.
+ * @wakeup_bytes:	poll() reports readable once this many bytes are
+ *			unread; 0 means a quarter of the ring.
+ * @max_pending:	threads that may have a user walk pending at once;
+ *			a power of two, 0 means DUNWIND_DEFAULT_PENDING.
+ * @__reserved:		must be zero.
+ */
+struct dunwind_config {
+	__u32 size;
+	__u32 flags;
+	__s32 pid;
+	__s32 tid;
+	__u64 sample_freq;
+	__u64 sample_period;
+	__u32 max_user_frames;
+	__u32 max_kernel_frames;
+	__u32 ring_pages;
+	__u32 wakeup_bytes;
+	__u32 max_pending;
+	__u32 __reserved0;
+	__u64 __reserved[4];
+};
+#define DUNWIND_CONFIG_SIZE_VER0	88
+
+/* Walk user stacks with frame pointers only (the default: all methods). */
+#define DUNWIND_CFG_FP_ONLY		(1U << 0)
+#define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY)
+
+#define DUNWIND_DEFAULT_USER_FRAMES	128
+#define DUNWIND_MAX_USER_FRAMES		1024
+#define DUNWIND_DEFAULT_KERNEL_FRAMES	64
+#define DUNWIND_MAX_KERNEL_FRAMES	128
+#define DUNWIND_DEFAULT_RING_PAGES	256
+#define DUNWIND_MAX_RING_PAGES		16384
+#define DUNWIND_DEFAULT_PENDING		1024
+#define DUNWIND_MAX_PENDING		65536
+
+/*
+ * Counters of a session, read with DUNWIND_IOC_STATS at any time.
+ * The caller sets @size to the size it knows; the module fills that much
+ * (zeroing what it does not know) and sets @size to what it filled.
+ *
+ * @samples:		overflow-handler invocations that produced a SAMPLE.
+ * @samples_user:	of those, samples that interrupted user mode.
+ * @samples_deferred:	samples that queued a new user walk (a new cookie).
+ * @samples_no_user:	samples with no user part (kernel threads, exiting
+ *			tasks past their last return, no free pending slot).
+ * @walks:		user walks run (one per cookie).
+ * @user_frames:	user frames emitted over all walks.
+ * @fp_frames:		of those, recovered by frame pointers.
+ * @sframe_frames:	of those, recovered by SFrame.
+ * @lost:		records dropped because the ring was full, by type
+ *			(index = enum dunwind_rec_type; [0] is the total).
+ * @handler_ns:		time spent in the overflow handler.
+ * @walk_ns:		time spent in user walks (task_work).
+ * @fp_ns:		of @walk_ns, time spent recovering FP frames.
+ * @sframe_ns:		of @walk_ns, time spent recovering SFrame frames.
+ * @pending_full:	samples that found the pending table full.
+ * @threads:		threads with an event attached (initial + inherited).
+ */
+struct dunwind_stats {
+	__u32 size;
+	__u32 __reserved0;
+	__u64 samples;
+	__u64 samples_user;
+	__u64 samples_deferred;
+	__u64 samples_no_user;
+	__u64 walks;
+	__u64 user_frames;
+	__u64 fp_frames;
+	__u64 sframe_frames;
+	__u64 lost[8];
+	__u64 handler_ns;
+	__u64 walk_ns;
+	__u64 fp_ns;
+	__u64 sframe_ns;
+	__u64 pending_full;
+	__u64 threads;
+};
+#define DUNWIND_STATS_SIZE_VER0		184
+
+#define DUNWIND_IOC_MAGIC	0xDE
+/* Configure the session (once): struct dunwind_config *. Then mmap. */
+#define DUNWIND_IOC_CONFIG	_IO(DUNWIND_IOC_MAGIC, 1)
+/* Attach to the target and start sampling.  No argument. */
+#define DUNWIND_IOC_START	_IO(DUNWIND_IOC_MAGIC, 2)
+/* Stop sampling; pending walks still complete.  No argument. */
+#define DUNWIND_IOC_STOP	_IO(DUNWIND_IOC_MAGIC, 3)
+/* Read counters: struct dunwind_stats *, @size set by the caller. */
+#define DUNWIND_IOC_STATS	_IO(DUNWIND_IOC_MAGIC, 4)
+
+/*
+ * The ring buffer.
+ *
+ * mmap(NULL, page_size * (1 + ring_pages), PROT_READ | PROT_WRITE,
+ *      MAP_SHARED, fd, 0) after DUNWIND_IOC_CONFIG maps the control page
+ * followed by the data pages.  Any other length or offset: -EINVAL.
+ *
+ * @data_head and @data_tail are byte positions that only grow; a record at
+ * position P starts at data + (P & (data_size - 1)).  Records are 8-byte
+ * aligned and may wrap from the end of the data area to its start.
+ *
+ * Producer (module):  reserves [head, head + size) under its lock, writes
+ *   the record's header with type DUNWIND_REC_BUSY, publishes the new
+ *   @data_head with a store-release, fills the record, then stores the real
+ *   type with a store-release (pairs with the reader's load-acquire of the
+ *   type).
+ * Consumer (user):    head = load-acquire(@data_head) (pairs with the
+ *   module's store-release of @data_head); for each record at tail < head:
+ *   type = load-acquire(&hdr->type); DUNWIND_REC_BUSY means stop and retry
+ *   later; else read the record (hdr->size bytes), then
+ *   store-release(@data_tail, tail + size) (pairs with the module's
+ *   load-acquire of @data_tail before it reuses space).
+ * The module never blocks on a full ring: it drops the record, counts it,
+ * and writes a DUNWIND_REC_LOST before the next record that fits.
+ */
+struct dunwind_ring_ctrl {
+	__u32 size;		/* sizeof(struct dunwind_ring_ctrl) */
+	__u32 version;		/* DUNWIND_ABI_VERSION */
+	__u64 data_offset;	/* bytes from the start of the mapping */
+	__u64 data_size;	/* bytes, a power of two */
+	__u64 __reserved0[5];
+	__u64 data_head;	/* offset 64: written by the module */
+	__u64 __reserved1[7];
+	__u64 data_tail;	/* offset 128: written by user space */
+	__u64 __reserved2[7];
+};
+
+/*
+ * Every record starts with this header.
+ * @type:	enum dunwind_rec_type; DUNWIND_REC_BUSY while being written.
+ * @misc:	record-specific, 0 where not documented.
+ * @size:	bytes including this header; a multiple of 8.  Readers skip
+ *		records of unknown type by @size.
+ */
+struct dunwind_rec_header {
+	__u32 type;
+	__u16 misc;
+	__u16 size;
+};
+
+/*
+ * DUNWIND_REC_SAMPLE: one sample of the target, written by the overflow
+ * handler (IRQ or NMI context).
+ *
+ *	struct dunwind_rec_sample {
+ *		struct dunwind_rec_header hdr;
+ *		__u64 cookie;		// 0: no user part will follow
+ *		__u64 time;		// CLOCK_MONOTONIC ns
+ *		__u32 pid, tid;		// in the init pid namespace
+ *		__u32 cpu;
+ *		__u32 flags;		// DUNWIND_SAMPLE_*
+ *		__u64 user_ip;		// user IP at the sample; 0 if unknown
+ *		__u64 period;		// ns of CPU time this sample stands for
+ *		__u16 nr_kernel;	// kernel IPs that follow
+ *		__u16 __reserved0;
+ *		__u32 __reserved1;
+ *		__u64 ips[nr_kernel];	// kernel IPs, innermost first
+ *	};
+ *
+ * Every sample with a non-zero cookie has exactly one USER_STACK with the
+ * same cookie in the ring (before or after it), unless it was lost (then
+ * a LOST record counts it).  Samples taken during one stay of a thread in
+ * the kernel share one cookie; cookies are never reused.
+ *
+ * DUNWIND_REC_USER_STACK: the user stack for one cookie, written at the
+ * thread's return to user space (task_work, faultable context).
+ *
+ *	struct dunwind_rec_user_stack {
+ *		struct dunwind_rec_header hdr;
+ *		__u64 cookie;
+ *		__u64 time;		// CLOCK_MONOTONIC ns, end of the walk
+ *		__u32 pid, tid;
+ *		__u16 nr;		// user IPs that follow
+ *		__u8  methods;		// DUNWIND_UNWIND_* used, or-ed
+ *		__u8  stop;		// enum dunwind_stop_reason
+ *		__u16 nr_fp;		// frames recovered by frame pointers
+ *		__u16 nr_sframe;	// frames recovered by SFrame
+ *		__u64 ips[nr];		// ips[0]: IP at kernel entry, then
+ *					// return addresses, innermost first
+ *	};
+ *
+ * DUNWIND_REC_LOST: records dropped since the previous LOST record.
+ *
+ *	struct dunwind_rec_lost {
+ *		struct dunwind_rec_header hdr;
+ *		__u64 time;
+ *		__u64 lost[8];		// by record type; [0] is the total
+ *	};
+ */
+enum dunwind_rec_type {
+	DUNWIND_REC_BUSY	= 0,
+	DUNWIND_REC_SAMPLE	= 1,
+	DUNWIND_REC_USER_STACK	= 2,
+	DUNWIND_REC_LOST	= 3,
+	DUNWIND_REC_MAX		= 8,	/* lost[] has this many slots */
+};
+
+struct dunwind_rec_sample {
+	struct dunwind_rec_header hdr;
+	__u64 cookie;
+	__u64 time;
+	__u32 pid;
+	__u32 tid;
+	__u32 cpu;
+	__u32 flags;
+	__u64 user_ip;
+	__u64 period;
+	__u16 nr_kernel;
+	__u16 __reserved0;
+	__u32 __reserved1;
+	__u64 ips[];
+};
+
+/* The sample interrupted user mode: no kernel IPs, @user_ip is exact. */
+#define DUNWIND_SAMPLE_USER_MODE	(1U << 0)
+/* No user part: a kernel thread or a thread past its last return to user. */
+#define DUNWIND_SAMPLE_NO_USER		(1U << 1)
+/* The kernel stack was longer than max_kernel_frames. */
+#define DUNWIND_SAMPLE_KERNEL_TRUNC	(1U << 2)
+/* The thread was exiting when sampled. */
+#define DUNWIND_SAMPLE_EXITING		(1U << 3)
+/* The pending table was full: no user walk for this sample. */
+#define DUNWIND_SAMPLE_PENDING_FULL	(1U << 4)
+
+struct dunwind_rec_user_stack {
+	struct dunwind_rec_header hdr;
+	__u64 cookie;
+	__u64 time;
+	__u32 pid;
+	__u32 tid;
+	__u16 nr;
+	__u8 methods;
+	__u8 stop;
+	__u16 nr_fp;
+	__u16 nr_sframe;
+	__u64 ips[];
+};
+
+#define DUNWIND_UNWIND_FP	(1U << 0)
+#define DUNWIND_UNWIND_SFRAME	(1U << 1)
+
+/* Why a user walk ended. */
+enum dunwind_stop_reason {
+	DUNWIND_STOP_END	= 0,	/* outermost frame reached (FP 0) */
+	DUNWIND_STOP_MAX_DEPTH	= 1,	/* max_user_frames reached */
+	DUNWIND_STOP_FAULT	= 2,	/* a stack read faulted */
+	DUNWIND_STOP_BAD_FRAME	= 3,	/* frame not above the last, unaligned,
+					   outside the stack, or IP not user */
+	DUNWIND_STOP_EXITED	= 4,	/* the thread exited before its walk */
+	DUNWIND_STOP_NO_MM	= 5,	/* no user address space */
+	DUNWIND_STOP_NO_INFO	= 6,	/* no unwind data covers the IP */
+	DUNWIND_STOP_SESSION	= 7,	/* the session ended first */
+	DUNWIND_STOP_MAX	= 8,
+};
+
+struct dunwind_rec_lost {
+	struct dunwind_rec_header hdr;
+	__u64 time;
+	__u64 lost[DUNWIND_REC_MAX];
+};
+
+#ifndef __KERNEL__
+#define __DUNWIND_ASSERT(c, m) _Static_assert(c, m)
+#else
+#define __DUNWIND_ASSERT(c, m) static_assert(c, m)
+#endif
+__DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER0, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");
+__DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_head) == 64, "head");
+__DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_tail) == 128, "tail");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_header) == 8, "header");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_sample) == 64, "sample");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_user_stack) == 40, "user_stack");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_lost) == 80, "lost");
+#undef __DUNWIND_ASSERT
+
+#endif /* _UAPI_LINUX_DUNWIND_H */
