@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Minimal address -> function name lookup (libelf .symtab/.dynsym + /proc/PID/maps). */
+#ifndef DW_SYMTAB_H
+#define DW_SYMTAB_H
+
+#include <stdint.h>
+
+struct dw_maps;
+
+/* Snapshot /proc/@pid/maps and the symbols of every mapped ELF file. NULL on error (errno set). */
+struct dw_maps *dw_maps_load(int pid);
+/*
+ * Name of the function containing @addr, with *@off its offset and *@dso
+ * the mapped file's path; NULL if no mapping or symbol covers it.
+ */
+const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off, const char **dso);
+void dw_maps_free(struct dw_maps *m);
+
+#endif
