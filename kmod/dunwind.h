@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dunwind module internals.
+ *
+ * Contexts, as used in the comments of every file:
+ *   NMI/IRQ   the perf overflow handler (hardirq for cpu-clock, NMI for
+ *             hardware events): no sleeping, no allocation, no faults.
+ *   task_work the target thread on its way back to user space: may sleep,
+ *             may fault on user memory.
+ *   ioctl     a recorder's system call on the session file: may sleep.
+ */
+#ifndef DUNWIND_KMOD_H
+#define DUNWIND_KMOD_H
+
+#include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/dunwind.h>
+
+struct perf_event;
+struct perf_sample_data;
+struct pt_regs;
+struct callback_head;
+struct pid;
+struct task_struct;
+struct vm_area_struct;
+struct file;
+struct poll_table_struct;
+
+/* kmod/ring.c: the mmap ring shared with the recorder. */
+struct dunwind_ring {
+	void *base;			/* vmalloc_user(): control page + data */
+	struct dunwind_ring_ctrl *ctrl;
+	u8 *data;
+	u64 size;			/* data bytes, a power of two */
+	u64 mask;
+	u32 wakeup_bytes;
+	/*
+	 * Guards @head, @lost_reported and the order in which space is
+	 * handed out.  Taken with interrupts off; only trylock'ed in NMI.
+	 */
+	raw_spinlock_t lock;
+	u64 head;
+	u64 lost_reported[DUNWIND_REC_MAX];
+	atomic64_t lost[DUNWIND_REC_MAX];	/* cumulative, [0] = total */
+	bool stopped;			/* readers drain below wakeup_bytes */
+	wait_queue_head_t wq;
+	struct irq_work wakeup;		/* wake @wq from NMI-safe context */
+};
+
+int dunwind_ring_init(struct dunwind_ring *r, u32 pages, u32 wakeup_bytes);
+void dunwind_ring_free(struct dunwind_ring *r);
+int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
+		       const void *tail, u32 tail_len);
+int dunwind_ring_mmap(struct dunwind_ring *r, struct vm_area_struct *vma);
+__poll_t dunwind_ring_poll(struct dunwind_ring *r, struct file *file,
+			   struct poll_table_struct *pt);
+void dunwind_ring_set_stopped(struct dunwind_ring *r, bool stopped);
+void dunwind_ring_lost(struct dunwind_ring *r, u64 *lost);
+
+/* kmod/pending.c: threads with a user walk queued but not yet run. */
+struct dunwind_session;
+
+struct dunwind_pending_slot {
+	struct task_struct *task;	/* owner; NULL when free (cmpxchg) */
+	u64 cookie;
+	struct dunwind_session *session;
+	struct callback_head work;
+};
+
+struct dunwind_pending {
+	struct dunwind_pending_slot *slots;
+	u32 mask;
+};
+
+int dunwind_pending_init(struct dunwind_pending *p, u32 nr);
+void dunwind_pending_free(struct dunwind_pending *p);
+struct dunwind_pending_slot *dunwind_pending_find(struct dunwind_pending *p,
+						  struct task_struct *task);
+struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
+						   struct task_struct *task);
+void dunwind_pending_release(struct dunwind_pending_slot *slot);
+
+/* kmod/session.c: one open of /dev/dunwind. */
+enum dunwind_counter {
+	DW_CNT_SAMPLES,
+	DW_CNT_SAMPLES_USER,
+	DW_CNT_SAMPLES_DEFERRED,
+	DW_CNT_SAMPLES_NO_USER,
+	DW_CNT_WALKS,
+	DW_CNT_USER_FRAMES,
+	DW_CNT_FP_FRAMES,
+	DW_CNT_SFRAME_FRAMES,
+	DW_CNT_HANDLER_NS,
+	DW_CNT_WALK_NS,
+	DW_CNT_FP_NS,
+	DW_CNT_SFRAME_NS,
+	DW_CNT_PENDING_FULL,
+	DW_CNT_THREADS,
+	DW_CNT_MAX,
+};
+
+struct dunwind_session {
+	struct kref ref;		/* the file + one per pending walk */
+	/*
+	 * Guards @configured, @started, @cfg, @target, @events, @tasks, their
+	 * counts, and the allocation of @ring and @pending.  Taken in ioctl
+	 * and release context only.
+	 */
+	struct mutex lock;
+	bool configured;
+	bool started;
+	bool closed;			/* set once at release, read locklessly by walks */
+	struct dunwind_config cfg;	/* normalised: defaults filled in */
+	struct pid *target;
+	struct perf_event **events;	/* ours, one per attached thread */
+	struct task_struct **tasks;	/* threads handled, referenced */
+	unsigned int nr_events;
+	unsigned int nr_tasks;
+	unsigned int cap;		/* of @events and of @tasks */
+	struct dunwind_ring ring;
+	struct dunwind_pending pending;
+	atomic64_t cnt[DW_CNT_MAX];
+};
+
+static inline void dunwind_count(struct dunwind_session *s, enum dunwind_counter c, u64 v)
+{
+	atomic64_add(v, &s->cnt[c]);
+}
+
+struct dunwind_session *dunwind_session_new(void);
+void dunwind_session_put(struct dunwind_session *s);
+void dunwind_session_close(struct dunwind_session *s);
+int dunwind_session_config(struct dunwind_session *s, const void __user *arg);
+int dunwind_session_start(struct dunwind_session *s);
+int dunwind_session_stop(struct dunwind_session *s);
+int dunwind_session_stats(struct dunwind_session *s, void __user *arg);
+
+/* kmod/sample.c: the overflow handler. */
+int dunwind_sample_init(void);
+void dunwind_sample_exit(void);
+void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
+			     struct pt_regs *regs);
+
+/* kmod/walk.c: the deferred user walk. */
+void dunwind_walk_work(struct callback_head *work);
+int dunwind_walk_emit_exited(struct dunwind_session *s, u64 cookie, u8 stop);
+
+#endif /* DUNWIND_KMOD_H */

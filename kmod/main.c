@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dunwind: deferred user-space stack unwinding for profilers.
+ * The misc device /dev/dunwind: one session per open file.
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include "dunwind.h"
+
+static int dunwind_open(struct inode *inode, struct file *file)
+{
+	struct dunwind_session *s = dunwind_session_new();
+
+	if (!s)
+		return -ENOMEM;
+	file->private_data = s;
+	return 0;
+}
+
+static int dunwind_release(struct inode *inode, struct file *file)
+{
+	dunwind_session_close(file->private_data);
+	return 0;
+}
+
+static long dunwind_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct dunwind_session *s = file->private_data;
+
+	switch (cmd) {
+	case DUNWIND_IOC_CONFIG:
+		return dunwind_session_config(s, (const void __user *)arg);
+	case DUNWIND_IOC_START:
+		return arg ? -EINVAL : dunwind_session_start(s);
+	case DUNWIND_IOC_STOP:
+		return arg ? -EINVAL : dunwind_session_stop(s);
+	case DUNWIND_IOC_STATS:
+		return dunwind_session_stats(s, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int dunwind_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct dunwind_session *s = file->private_data;
+	int ret = -EINVAL;
+
+	mutex_lock(&s->lock);
+	if (s->configured)
+		ret = dunwind_ring_mmap(&s->ring, vma);
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static __poll_t dunwind_poll(struct file *file, struct poll_table_struct *pt)
+{
+	struct dunwind_session *s = file->private_data;
+	bool configured;
+
+	mutex_lock(&s->lock);
+	configured = s->configured;
+	mutex_unlock(&s->lock);
+	/* Once configured, the ring lives as long as the file. */
+	return configured ? dunwind_ring_poll(&s->ring, file, pt) : EPOLLERR;
+}
+
+static const struct file_operations dunwind_fops = {
+	.owner		= THIS_MODULE,
+	.open		= dunwind_open,
+	.release	= dunwind_release,
+	.unlocked_ioctl	= dunwind_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= dunwind_mmap,
+	.poll		= dunwind_poll,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice dunwind_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "dunwind",
+	.fops	= &dunwind_fops,
+	.mode	= 0600,
+};
+
+static int __init dunwind_init(void)
+{
+	int ret;
+
+	ret = dunwind_sample_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&dunwind_misc);
+	if (ret)
+		goto out_sample_exit;
+	return 0;
+
+out_sample_exit:
+	dunwind_sample_exit();
+	return ret;
+}
+
+static void __exit dunwind_exit(void)
+{
+	misc_deregister(&dunwind_misc);
+	dunwind_sample_exit();
+}
+
+module_init(dunwind_init);
+module_exit(dunwind_exit);
+MODULE_DESCRIPTION("dunwind: deferred user-space stack unwinding for profilers");
+MODULE_AUTHOR("The dunwind developers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pending table: one slot per thread that has a user walk queued
+ * (task_work added, not yet run).  A slot carries the thread's cookie for
+ * its current stay in the kernel and the callback_head of its walk.
+ *
+ * Only the owning thread inserts and removes its own slot: insertion in
+ * its overflow handler (NMI/IRQ), removal at the end of its walk
+ * (task_work).  Other threads only race to claim free slots, by cmpxchg.
+ * Lookups probe a bounded window of DUNWIND_PENDING_PROBE slots, so the
+ * table needs no tombstones and no lock.
+ */
+#include <linux/hash.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include "dunwind.h"
+
+#define DUNWIND_PENDING_PROBE	16
+
+/**
+ * dunwind_pending_init() - allocate a table of @nr slots
+ * @p:	table
+ * @nr:	slots, a power of two >= DUNWIND_PENDING_PROBE
+ *
+ * Context: ioctl (may sleep).
+ * Return: 0, or -ENOMEM.
+ */
+int dunwind_pending_init(struct dunwind_pending *p, u32 nr)
+{
+	p->slots = kvcalloc(nr, sizeof(*p->slots), GFP_KERNEL_ACCOUNT);
+	if (!p->slots)
+		return -ENOMEM;
+	p->mask = nr - 1;
+	return 0;
+}
+
+/**
+ * dunwind_pending_free() - free the table; no slot may be in use
+ * @p:	table
+ *
+ * Context: process.
+ */
+void dunwind_pending_free(struct dunwind_pending *p)
+{
+	kvfree(p->slots);
+	p->slots = NULL;
+}
+
+static u32 dunwind_pending_hash(struct dunwind_pending *p, struct task_struct *task)
+{
+	return hash_ptr(task, 32) & p->mask;
+}
+
+/**
+ * dunwind_pending_find() - the slot @task owns, if it has a walk pending
+ * @p:		table
+ * @task:	current
+ *
+ * Context: NMI/IRQ (overflow handler) of @task itself.
+ * Return: the slot, or NULL.
+ */
+struct dunwind_pending_slot *dunwind_pending_find(struct dunwind_pending *p,
+						  struct task_struct *task)
+{
+	u32 h = dunwind_pending_hash(p, task);
+	int i;
+
+	for (i = 0; i < DUNWIND_PENDING_PROBE; i++) {
+		struct dunwind_pending_slot *slot = &p->slots[(h + i) & p->mask];
+
+		/* Only @task stores @task here, so a plain read suffices. */
+		if (READ_ONCE(slot->task) == task)
+			return slot;
+	}
+	return NULL;
+}
+
+/**
+ * dunwind_pending_claim() - take a free slot for @task
+ * @p:		table
+ * @task:	current, which must not own a slot already
+ *
+ * Context: NMI/IRQ (overflow handler) of @task itself.
+ * Return: the slot, now owned by @task, or NULL if the window is full.
+ */
+struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
+						   struct task_struct *task)
+{
+	u32 h = dunwind_pending_hash(p, task);
+	int i;
+
+	for (i = 0; i < DUNWIND_PENDING_PROBE; i++) {
+		struct dunwind_pending_slot *slot = &p->slots[(h + i) & p->mask];
+
+		/*
+		 * Full barrier on success: our later writes to the slot are
+		 * ordered after the claim.  Pairs with the store-release in
+		 * dunwind_pending_release(), so the previous owner is done
+		 * with the slot before we reuse it.
+		 */
+		if (!READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, task))
+			return slot;
+	}
+	return NULL;
+}
+
+/**
+ * dunwind_pending_release() - give a slot back
+ * @slot:	owned by current; not touched again by the caller
+ *
+ * Context: task_work of the owner (or its overflow handler on failure).
+ */
+void dunwind_pending_release(struct dunwind_pending_slot *slot)
+{
+	/* Pairs with the cmpxchg in dunwind_pending_claim(). */
+	smp_store_release(&slot->task, NULL);
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mmap ring: one control page and a power-of-two data area, shared
+ * with the recorder.  Many producers (overflow handlers on any CPU, walks
+ * in task_work), one consumer (the recorder).
+ *
+ * Space is handed out under @lock in position order; the record is then
+ * filled outside the lock and published by storing its type last.  The
+ * recorder stops at the first record still DUNWIND_REC_BUSY, so records
+ * committed out of order are read in position order.  See the protocol
+ * comment in uapi/linux/dunwind.h; each barrier below names its pair.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/preempt.h>
+#include <linux/vmalloc.h>
+#include <linux/timekeeping.h>
+#include "dunwind.h"
+
+static void dunwind_ring_wakeup(struct irq_work *work)
+{
+	struct dunwind_ring *r = container_of(work, struct dunwind_ring, wakeup);
+
+	wake_up_all(&r->wq);
+}
+
+/**
+ * dunwind_ring_init() - allocate a ring of @pages data pages
+ * @r:			ring to set up
+ * @pages:		data pages, a power of two (checked by the caller)
+ * @wakeup_bytes:	unread bytes at which poll() reports readable; 0: size/4
+ *
+ * Context: ioctl (may sleep).
+ * Return: 0, or -ENOMEM.
+ */
+int dunwind_ring_init(struct dunwind_ring *r, u32 pages, u32 wakeup_bytes)
+{
+	r->size = (u64)pages << PAGE_SHIFT;
+	r->mask = r->size - 1;
+	r->base = vmalloc_user(PAGE_SIZE + r->size);
+	if (!r->base)
+		return -ENOMEM;
+	r->ctrl = r->base;
+	r->data = (u8 *)r->base + PAGE_SIZE;
+	r->ctrl->size = sizeof(*r->ctrl);
+	r->ctrl->version = DUNWIND_ABI_VERSION;
+	r->ctrl->data_offset = PAGE_SIZE;
+	r->ctrl->data_size = r->size;
+	r->wakeup_bytes = wakeup_bytes && wakeup_bytes < r->size ? wakeup_bytes : r->size / 4;
+	raw_spin_lock_init(&r->lock);
+	init_waitqueue_head(&r->wq);
+	init_irq_work(&r->wakeup, dunwind_ring_wakeup);
+	return 0;
+}
+
+/**
+ * dunwind_ring_free() - free a ring set up by dunwind_ring_init()
+ * @r: ring; no producer may still use it
+ *
+ * Context: process (may sleep: waits for a queued wakeup to finish).
+ */
+void dunwind_ring_free(struct dunwind_ring *r)
+{
+	if (!r->base)
+		return;
+	irq_work_sync(&r->wakeup);
+	vfree(r->base);
+	r->base = NULL;
+}
+
+/* Copy @len bytes to data position @pos, wrapping at the end of the area. */
+static void dunwind_ring_copy(struct dunwind_ring *r, u64 pos, const void *src, u32 len)
+{
+	u64 off = pos & r->mask;
+	u64 first = min_t(u64, len, r->size - off);
+
+	memcpy(r->data + off, src, first);
+	if (first < len)
+		memcpy(r->data, (const u8 *)src + first, len - first);
+}
+
+static u64 dunwind_ring_used(struct dunwind_ring *r)
+{
+	/* Pairs with the recorder's store-release of data_tail. */
+	u64 tail = smp_load_acquire(&r->ctrl->data_tail);
+	u64 used = r->head - tail;
+
+	/* A tail past head or too far behind is the reader's bug: treat as full. */
+	return used > r->size ? r->size : used;
+}
+
+/*
+ * Write a LOST record if drops happened since the last one and it fits.
+ * Called with @lock held; the record is complete before the lock drops.
+ */
+static void dunwind_ring_flush_lost(struct dunwind_ring *r, u64 avail, u32 need)
+{
+	struct dunwind_rec_lost rec = {};
+	struct dunwind_rec_header *hdr;
+	u64 total = atomic64_read(&r->lost[0]);
+	int i;
+
+	lockdep_assert_held(&r->lock);
+	if (total == r->lost_reported[0] || avail < sizeof(rec) + need)
+		return;
+	rec.hdr.size = sizeof(rec);
+	rec.time = ktime_get_mono_fast_ns();
+	for (i = 0; i < DUNWIND_REC_MAX; i++) {
+		u64 now = atomic64_read(&r->lost[i]);
+
+		rec.lost[i] = now - r->lost_reported[i];
+		r->lost_reported[i] = now;
+	}
+	hdr = (void *)(r->data + (r->head & r->mask));
+	dunwind_ring_copy(r, r->head, &rec, sizeof(rec));
+	/* Pairs with the recorder's load-acquire of hdr->type. */
+	smp_store_release(&hdr->type, DUNWIND_REC_LOST);
+	r->head += sizeof(rec);
+}
+
+static void dunwind_ring_drop(struct dunwind_ring *r, u32 type)
+{
+	atomic64_inc(&r->lost[0]);
+	atomic64_inc(&r->lost[type < DUNWIND_REC_MAX ? type : 0]);
+}
+
+/**
+ * dunwind_ring_write() - append one record, never blocking
+ * @r:		ring
+ * @head:	the record's fixed part, starting with its header; hdr->type
+ *		and hdr->size (== @head_len + @tail_len) set by the caller
+ * @head_len:	bytes at @head, a multiple of 8
+ * @tail:	the variable part (IP array), may be NULL if @tail_len is 0
+ * @tail_len:	bytes at @tail, a multiple of 8
+ *
+ * Context: any, including NMI (where a contended lock drops the record).
+ * Return: 0, or -ENOSPC if the record was dropped (and counted as lost).
+ */
+int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
+		       const void *tail, u32 tail_len)
+{
+	const struct dunwind_rec_header *src = head;
+	struct dunwind_rec_header *hdr;
+	u32 len = head_len + tail_len;
+	unsigned long flags;
+	u64 pos, avail;
+
+	if (WARN_ON_ONCE(len != src->size || len % 8 || len > r->size / 2))
+		return -EINVAL;
+	if (in_nmi()) {
+		if (!raw_spin_trylock_irqsave(&r->lock, flags)) {
+			dunwind_ring_drop(r, src->type);
+			return -ENOSPC;
+		}
+	} else {
+		raw_spin_lock_irqsave(&r->lock, flags);
+	}
+	avail = r->size - dunwind_ring_used(r);
+	dunwind_ring_flush_lost(r, avail, len);
+	avail = r->size - dunwind_ring_used(r);
+	if (avail < len) {
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+		dunwind_ring_drop(r, src->type);
+		return -ENOSPC;
+	}
+	pos = r->head;
+	hdr = (void *)(r->data + (pos & r->mask));
+	WRITE_ONCE(hdr->type, DUNWIND_REC_BUSY);
+	r->head = pos + len;
+	/*
+	 * Publish the reservation; the BUSY type is visible before the new
+	 * head.  Pairs with the recorder's load-acquire of data_head.
+	 */
+	smp_store_release(&r->ctrl->data_head, r->head);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+
+	/* The header never wraps: positions are 8-aligned, size >= PAGE_SIZE. */
+	dunwind_ring_copy(r, pos + sizeof(u32), (const u8 *)head + sizeof(u32),
+			  head_len - sizeof(u32));
+	if (tail_len)
+		dunwind_ring_copy(r, pos + head_len, tail, tail_len);
+	/* Commit.  Pairs with the recorder's load-acquire of hdr->type. */
+	smp_store_release(&hdr->type, src->type);
+
+	if (dunwind_ring_used(r) >= r->wakeup_bytes)
+		irq_work_queue(&r->wakeup);
+	return 0;
+}
+
+/**
+ * dunwind_ring_set_stopped() - say whether sampling has stopped
+ * @r:		ring
+ * @stopped:	true: poll() reports any unread byte, and readers are woken
+ *
+ * Context: process.
+ */
+void dunwind_ring_set_stopped(struct dunwind_ring *r, bool stopped)
+{
+	WRITE_ONCE(r->stopped, stopped);
+	if (stopped)
+		wake_up_all(&r->wq);
+}
+
+/**
+ * dunwind_ring_lost() - cumulative dropped records by type
+ * @r:		ring
+ * @lost:	DUNWIND_REC_MAX counters to fill
+ *
+ * Context: any.
+ */
+void dunwind_ring_lost(struct dunwind_ring *r, u64 *lost)
+{
+	int i;
+
+	for (i = 0; i < DUNWIND_REC_MAX; i++)
+		lost[i] = atomic64_read(&r->lost[i]);
+}
+
+/**
+ * dunwind_ring_mmap() - map the control page and data area into user space
+ * @r:		ring
+ * @vma:	must start at offset 0, be shared, and cover exactly the ring
+ *
+ * Context: mmap (may sleep).
+ * Return: 0, or -EINVAL for any other offset, length or a private mapping.
+ */
+int dunwind_ring_mmap(struct dunwind_ring *r, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE + r->size ||
+	    !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	vm_flags_mod(vma, VM_DONTCOPY, VM_MAYEXEC);
+	return remap_vmalloc_range(vma, r->base, 0);
+}
+
+/**
+ * dunwind_ring_poll() - readable once wakeup_bytes are unread (any, once stopped)
+ * @r:		ring
+ * @file:	the session file
+ * @pt:		poll table
+ *
+ * Context: poll (may sleep).
+ * Return: EPOLLIN | EPOLLRDNORM when readable, else 0.
+ */
+__poll_t dunwind_ring_poll(struct dunwind_ring *r, struct file *file,
+			   struct poll_table_struct *pt)
+{
+	u64 head, tail, used;
+
+	poll_wait(file, &r->wq, pt);
+	/* Our own head, not the control page's copy, which user space can write. */
+	head = READ_ONCE(r->head);
+	tail = READ_ONCE(r->ctrl->data_tail);
+	used = head - tail;
+	if (used && (used >= r->wakeup_bytes || READ_ONCE(r->stopped)))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}

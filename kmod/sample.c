@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The overflow handler: at each sample, record the kernel stack and the
+ * thread's cookie, and queue the user walk the first time in a stay in the
+ * kernel.  Runs in hardirq (cpu-clock) or NMI (hardware events) context:
+ * nothing here sleeps, allocates or touches user memory.
+ */
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/task_stack.h>
+#include <linux/task_work.h>
+#include <linux/timekeeping.h>
+#include <asm/unwind.h>
+#include "dunwind.h"
+#include "record.h"
+
+/*
+ * Per-CPU scratch for kernel IPs, one per context level that can nest on a
+ * CPU: [0] hardirq/softirq/task, [1] NMI.  @busy catches the impossible
+ * nesting within one level.
+ */
+struct dunwind_scratch {
+	u64 ips[2][DUNWIND_MAX_KERNEL_FRAMES];
+	int busy[2];
+};
+
+static struct dunwind_scratch __percpu *dunwind_scratch;
+/* Cookie sequence per CPU; a cookie is (seq << 16 | cpu), seq from 1. */
+static DEFINE_PER_CPU(u64, dunwind_cookie_seq);
+
+/**
+ * dunwind_sample_init() - allocate the per-CPU scratch buffers
+ *
+ * Context: module init.
+ * Return: 0, or -ENOMEM.
+ */
+int dunwind_sample_init(void)
+{
+	dunwind_scratch = alloc_percpu(struct dunwind_scratch);
+	return dunwind_scratch ? 0 : -ENOMEM;
+}
+
+/**
+ * dunwind_sample_exit() - free what dunwind_sample_init() allocated
+ *
+ * Context: module exit; no event may still exist.
+ */
+void dunwind_sample_exit(void)
+{
+	free_percpu(dunwind_scratch);
+}
+
+static u64 dunwind_new_cookie(void)
+{
+	return (this_cpu_inc_return(dunwind_cookie_seq) << 16) |
+	       (smp_processor_id() & 0xffff);
+}
+
+/* Kernel IPs of the interrupted context, innermost first, regs->ip first. */
+static unsigned int dunwind_kernel_stack(struct pt_regs *regs, u64 *ips, unsigned int max,
+					 u32 *flags)
+{
+	struct unwind_state state;
+	unsigned int n = 0;
+
+	ips[n++] = regs->ip;
+	/* Starting from @regs skips the handler's own frames. */
+	for (unwind_start(&state, current, regs, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		unsigned long addr = unwind_get_return_address(&state);
+
+		if (!addr)
+			break;
+		if (n == max) {
+			*flags |= DUNWIND_SAMPLE_KERNEL_TRUNC;
+			break;
+		}
+		ips[n++] = addr;
+	}
+	return n;
+}
+
+/*
+ * The cookie for current's user part: the pending one if a walk is queued
+ * for this stay in the kernel, else a new one with a walk queued now.
+ * Return: the cookie, or 0 with @flags saying why there is no user part.
+ */
+static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
+{
+	struct task_struct *task = current;
+	struct dunwind_pending_slot *slot;
+	int mode;
+
+	if ((task->flags & (PF_KTHREAD | PF_USER_WORKER)) || !task->mm) {
+		*flags |= DUNWIND_SAMPLE_NO_USER;
+		return 0;
+	}
+	slot = dunwind_pending_find(&s->pending, task);
+	if (slot)
+		return slot->cookie;
+
+	if (task->flags & PF_EXITING) {
+		/* No return to user will come: say so now, under a cookie. */
+		u64 cookie = dunwind_new_cookie();
+
+		*flags |= DUNWIND_SAMPLE_EXITING;
+		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
+		return cookie;
+	}
+
+	slot = dunwind_pending_claim(&s->pending, task);
+	if (!slot) {
+		*flags |= DUNWIND_SAMPLE_NO_USER | DUNWIND_SAMPLE_PENDING_FULL;
+		dunwind_count(s, DW_CNT_PENDING_FULL, 1);
+		return 0;
+	}
+	slot->cookie = dunwind_new_cookie();
+	slot->session = s;
+	init_task_work(&slot->work, dunwind_walk_work);
+	/*
+	 * The walk holds the session and the module until it has run: no
+	 * task_work may run module code after unload.  The file holds both
+	 * while events exist, so these cannot be the first references.
+	 */
+	kref_get(&s->ref);
+	__module_get(THIS_MODULE);
+	mode = in_nmi() ? TWA_NMI_CURRENT : (TWA_RESUME | TWAF_NO_ALLOC);
+	if (task_work_add(task, &slot->work, mode)) {
+		/* Past exit_task_work(): the thread will not run it. */
+		u64 cookie = slot->cookie;
+
+		dunwind_pending_release(slot);
+		refcount_dec(&s->ref.refcount);	/* never the last: see above */
+		module_put(THIS_MODULE);
+		*flags |= DUNWIND_SAMPLE_EXITING;
+		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
+		return cookie;
+	}
+	dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
+	return slot->cookie;
+}
+
+/**
+ * dunwind_sample_overflow() - perf overflow handler of every dunwind event
+ * @event:	the event (initial or inherited); its context is the session
+ * @data:	perf's sample data (for the period)
+ * @regs:	the interrupted registers
+ *
+ * Context: hardirq or NMI, current is the sampled thread.
+ */
+void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
+			     struct pt_regs *regs)
+{
+	struct dunwind_session *s = event->overflow_handler_context;
+	struct dunwind_rec_sample rec = {};
+	u64 t0 = local_clock();
+	struct dunwind_scratch *sc;
+	unsigned int nr = 0;
+	int lvl = in_nmi() ? 1 : 0;
+
+	if (!regs)
+		return;
+	sc = this_cpu_ptr(dunwind_scratch);
+	if (WARN_ON_ONCE(sc->busy[lvl]))
+		return;
+	sc->busy[lvl] = 1;
+
+	rec.hdr.type = DUNWIND_REC_SAMPLE;
+	rec.time = ktime_get_mono_fast_ns();
+	rec.pid = task_tgid_nr(current);
+	rec.tid = task_pid_nr(current);
+	rec.cpu = smp_processor_id();
+	rec.period = data->period;
+	if (user_mode(regs)) {
+		rec.flags |= DUNWIND_SAMPLE_USER_MODE;
+		rec.user_ip = regs->ip;
+		dunwind_count(s, DW_CNT_SAMPLES_USER, 1);
+	} else {
+		nr = dunwind_kernel_stack(regs, sc->ips[lvl], s->cfg.max_kernel_frames,
+					  &rec.flags);
+		if (!(current->flags & PF_KTHREAD) && current->mm)
+			rec.user_ip = task_pt_regs(current)->ip;
+	}
+	rec.cookie = dunwind_user_cookie(s, &rec.flags);
+	if (!rec.cookie)
+		dunwind_count(s, DW_CNT_SAMPLES_NO_USER, 1);
+	rec.nr_kernel = nr;
+	rec.hdr.size = dunwind_rec_sample_size(nr);
+	dunwind_ring_write(&s->ring, &rec, sizeof(rec), sc->ips[lvl], nr * sizeof(u64));
+
+	sc->busy[lvl] = 0;
+	dunwind_count(s, DW_CNT_SAMPLES, 1);
+	dunwind_count(s, DW_CNT_HANDLER_NS, local_clock() - t0);
+}

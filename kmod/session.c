@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A session: one open of /dev/dunwind, configured once, sampling one
+ * thread or one thread group (threads created later inherit the event).
+ */
+#include <linux/capability.h>
+#include <linux/mm.h>
+#include <linux/perf_event.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "dunwind.h"
+
+/**
+ * dunwind_session_new() - allocate an unconfigured session
+ *
+ * Context: open (may sleep).
+ * Return: the session with one reference (the file's), or NULL.
+ */
+struct dunwind_session *dunwind_session_new(void)
+{
+	struct dunwind_session *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+
+	if (!s)
+		return NULL;
+	kref_init(&s->ref);
+	mutex_init(&s->lock);
+	return s;
+}
+
+static void dunwind_session_free(struct kref *ref)
+{
+	struct dunwind_session *s = container_of(ref, struct dunwind_session, ref);
+
+	dunwind_pending_free(&s->pending);
+	dunwind_ring_free(&s->ring);
+	put_pid(s->target);
+	mutex_destroy(&s->lock);
+	kfree(s);
+}
+
+/**
+ * dunwind_session_put() - drop a reference; the last one frees the session
+ * @s:	session
+ *
+ * Context: process (the file's release, or a walk's task_work).
+ */
+void dunwind_session_put(struct dunwind_session *s)
+{
+	kref_put(&s->ref, dunwind_session_free);
+}
+
+static int dunwind_config_check(struct dunwind_config *c)
+{
+	if (c->flags & ~DUNWIND_CFG_ALL)
+		return -EINVAL;
+	if (!c->pid == !c->tid || c->pid < 0 || c->tid < 0)
+		return -EINVAL;
+	if (!c->sample_freq == !c->sample_period)
+		return -EINVAL;
+	if (c->sample_freq > 100000 || (c->sample_period && c->sample_period < 10000))
+		return -EINVAL;
+	if (c->__reserved0 || memchr_inv(c->__reserved, 0, sizeof(c->__reserved)))
+		return -EINVAL;
+	if (!c->max_user_frames)
+		c->max_user_frames = DUNWIND_DEFAULT_USER_FRAMES;
+	if (!c->max_kernel_frames)
+		c->max_kernel_frames = DUNWIND_DEFAULT_KERNEL_FRAMES;
+	if (!c->ring_pages)
+		c->ring_pages = DUNWIND_DEFAULT_RING_PAGES;
+	if (!c->max_pending)
+		c->max_pending = DUNWIND_DEFAULT_PENDING;
+	if (c->max_user_frames > DUNWIND_MAX_USER_FRAMES ||
+	    c->max_kernel_frames > DUNWIND_MAX_KERNEL_FRAMES)
+		return -EINVAL;
+	if (!is_power_of_2(c->ring_pages) || c->ring_pages > DUNWIND_MAX_RING_PAGES)
+		return -EINVAL;
+	if (!is_power_of_2(c->max_pending) || c->max_pending < 16 ||
+	    c->max_pending > DUNWIND_MAX_PENDING)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * dunwind_session_config() - DUNWIND_IOC_CONFIG
+ * @s:		session
+ * @arg:	struct dunwind_config in user memory, @size first
+ *
+ * Context: ioctl (may sleep, may fault).
+ * Return: 0; -EFAULT; -EINVAL (bad size or field); -E2BIG (unknown
+ * non-zero tail); -EBUSY (already configured); -EPERM (needs CAP_PERFMON);
+ * -ESRCH (no such target); -ENOMEM.
+ */
+int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
+{
+	struct dunwind_config cfg;
+	struct pid *pid;
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, (const u32 __user *)arg))
+		return -EFAULT;
+	if (usize < DUNWIND_CONFIG_SIZE_VER0)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(&cfg, sizeof(cfg), arg, usize);
+	if (ret)
+		return ret;
+	cfg.size = sizeof(cfg);
+	ret = dunwind_config_check(&cfg);
+	if (ret)
+		return ret;
+	if (!perfmon_capable())
+		return -EPERM;
+
+	mutex_lock(&s->lock);
+	if (s->configured) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	pid = find_get_pid(cfg.pid ? cfg.pid : cfg.tid);
+	if (!pid || !pid_has_task(pid, cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID)) {
+		ret = -ESRCH;
+		goto out_put_pid;
+	}
+	ret = dunwind_pending_init(&s->pending, cfg.max_pending);
+	if (ret)
+		goto out_put_pid;
+	ret = dunwind_ring_init(&s->ring, cfg.ring_pages, cfg.wakeup_bytes);
+	if (ret)
+		goto out_free_pending;
+	s->cfg = cfg;
+	s->target = pid;
+	s->configured = true;
+	mutex_unlock(&s->lock);
+	return 0;
+
+out_free_pending:
+	dunwind_pending_free(&s->pending);
+out_put_pid:
+	put_pid(pid);
+out_unlock:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* Does @task already carry one of @s's events (inherited from a sibling)? */
+static bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	unsigned long flags;
+	bool found = false;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(task->perf_event_ctxp);
+	if (ctx) {
+		/* ctx->lock guards ctx->event_list; the ctx is RCU-freed. */
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		list_for_each_entry(event, &ctx->event_list, event_entry) {
+			if (event->overflow_handler_context == s) {
+				found = true;
+				break;
+			}
+		}
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+static bool dunwind_session_seen(struct dunwind_session *s, struct task_struct *task)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&s->lock);
+	for (i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i] == task)
+			return true;
+	return false;
+}
+
+/* Grow @events and @tasks so that one more of each fits. */
+static int dunwind_session_grow(struct dunwind_session *s)
+{
+	unsigned int cap;
+	void *p;
+
+	lockdep_assert_held(&s->lock);
+	if (s->nr_tasks < s->cap)
+		return 0;
+	cap = max(16u, s->cap * 2);
+	p = krealloc_array(s->events, cap, sizeof(*s->events), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	s->events = p;
+	p = krealloc_array(s->tasks, cap, sizeof(*s->tasks), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	s->tasks = p;
+	s->cap = cap;
+	return 0;
+}
+
+/*
+ * Note @task as handled and, unless it already inherited one of our
+ * events from the thread that created it, attach a new event to it.
+ */
+static int dunwind_session_attach(struct dunwind_session *s, struct task_struct *task)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = !!s->cfg.sample_freq,
+		.inherit = !!s->cfg.pid,
+		.inherit_thread = !!s->cfg.pid,
+	};
+	struct perf_event *event;
+	int ret;
+
+	lockdep_assert_held(&s->lock);
+	ret = dunwind_session_grow(s);
+	if (ret)
+		return ret;
+	if (s->cfg.sample_freq)
+		attr.sample_freq = s->cfg.sample_freq;
+	else
+		attr.sample_period = s->cfg.sample_period;
+
+	if (!dunwind_task_has_event(s, task)) {
+		event = perf_event_create_kernel_counter(&attr, -1, task,
+							 dunwind_sample_overflow, s);
+		if (IS_ERR(event))
+			return PTR_ERR(event);
+		s->events[s->nr_events++] = event;
+		dunwind_count(s, DW_CNT_THREADS, 1);
+	}
+	get_task_struct(task);
+	s->tasks[s->nr_tasks++] = task;
+	return 0;
+}
+
+static void dunwind_session_detach(struct dunwind_session *s)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&s->lock);
+	/* Releasing a parent event releases the events its threads inherited. */
+	for (i = 0; i < s->nr_events; i++)
+		perf_event_release_kernel(s->events[i]);
+	for (i = 0; i < s->nr_tasks; i++)
+		put_task_struct(s->tasks[i]);
+	s->nr_events = 0;
+	s->nr_tasks = 0;
+	/* Overflow handlers in flight (NMI, IRQ) have returned after this. */
+	synchronize_rcu();
+}
+
+/*
+ * Attach to every thread of the group.  Threads created by an attached
+ * thread inherit its event; threads created by a not-yet-attached one are
+ * found by a later pass.  A pass that finds nothing new ends it.
+ */
+static int dunwind_session_attach_group(struct dunwind_session *s, struct task_struct *leader)
+{
+	const int max_batch = 64;
+	struct task_struct **batch;
+	int pass, ret = 0;
+
+	lockdep_assert_held(&s->lock);
+	batch = kmalloc_array(max_batch, sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+	for (pass = 0; pass < 10000 && !ret; pass++) {
+		struct task_struct *t;
+		int n = 0, i;
+
+		rcu_read_lock();
+		for_each_thread(leader, t) {
+			if (n == max_batch)
+				break;
+			if ((t->flags & PF_EXITING) || dunwind_session_seen(s, t))
+				continue;
+			get_task_struct(t);
+			batch[n++] = t;
+		}
+		rcu_read_unlock();
+		if (!n)
+			break;
+		for (i = 0; i < n; i++) {
+			if (!ret) {
+				ret = dunwind_session_attach(s, batch[i]);
+				/* A thread that began exiting meanwhile is no error. */
+				if (ret == -ESRCH)
+					ret = 0;
+			}
+			put_task_struct(batch[i]);
+		}
+	}
+	kfree(batch);
+	if (!ret && !s->nr_events)
+		ret = -ESRCH;
+	return ret;
+}
+
+/**
+ * dunwind_session_start() - DUNWIND_IOC_START: attach and start sampling
+ * @s:	session
+ *
+ * Context: ioctl (may sleep).
+ * Return: 0; -EINVAL (not configured); -EBUSY (already started); -ESRCH
+ * (the target has exited); -ENOMEM; or perf's error.
+ */
+int dunwind_session_start(struct dunwind_session *s)
+{
+	struct task_struct *task;
+	int ret;
+
+	mutex_lock(&s->lock);
+	ret = -EINVAL;
+	if (!s->configured)
+		goto out_unlock;
+	ret = -EBUSY;
+	if (s->started)
+		goto out_unlock;
+	ret = -ESRCH;
+	task = get_pid_task(s->target, s->cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID);
+	if (!task)
+		goto out_unlock;
+	dunwind_ring_set_stopped(&s->ring, false);
+	if (s->cfg.pid)
+		ret = dunwind_session_attach_group(s, task);
+	else
+		ret = dunwind_session_attach(s, task);
+	if (ret)
+		goto out_detach;
+	s->started = true;
+	put_task_struct(task);
+	mutex_unlock(&s->lock);
+	return 0;
+
+out_detach:
+	dunwind_session_detach(s);
+	put_task_struct(task);
+out_unlock:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/**
+ * dunwind_session_stop() - DUNWIND_IOC_STOP: stop sampling
+ * @s:	session
+ *
+ * Walks already queued still complete and write their USER_STACK.
+ * Context: ioctl or release (may sleep).
+ * Return: 0, or -EINVAL if not started.
+ */
+int dunwind_session_stop(struct dunwind_session *s)
+{
+	int ret = -EINVAL;
+
+	mutex_lock(&s->lock);
+	if (s->started) {
+		dunwind_session_detach(s);
+		s->started = false;
+		dunwind_ring_set_stopped(&s->ring, true);
+		ret = 0;
+	}
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/**
+ * dunwind_session_close() - the file is released: stop, drop the file's reference
+ * @s:	session; pending walks keep it (and the module) until they have run
+ *
+ * Context: release (may sleep).
+ */
+void dunwind_session_close(struct dunwind_session *s)
+{
+	dunwind_session_stop(s);
+	WRITE_ONCE(s->closed, true);
+	mutex_lock(&s->lock);
+	kfree(s->events);
+	kfree(s->tasks);
+	s->events = NULL;
+	s->tasks = NULL;
+	mutex_unlock(&s->lock);
+	dunwind_session_put(s);
+}
+
+/**
+ * dunwind_session_stats() - DUNWIND_IOC_STATS
+ * @s:		session
+ * @arg:	struct dunwind_stats in user memory, @size set by the caller
+ *
+ * Context: ioctl (may fault).
+ * Return: 0, -EFAULT, or -EINVAL if @size is below 8.
+ */
+int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
+{
+	struct dunwind_stats st = {};
+	u32 usize, n;
+
+	if (get_user(usize, (u32 __user *)arg))
+		return -EFAULT;
+	if (usize < 8)
+		return -EINVAL;
+	st.samples = atomic64_read(&s->cnt[DW_CNT_SAMPLES]);
+	st.samples_user = atomic64_read(&s->cnt[DW_CNT_SAMPLES_USER]);
+	st.samples_deferred = atomic64_read(&s->cnt[DW_CNT_SAMPLES_DEFERRED]);
+	st.samples_no_user = atomic64_read(&s->cnt[DW_CNT_SAMPLES_NO_USER]);
+	st.walks = atomic64_read(&s->cnt[DW_CNT_WALKS]);
+	st.user_frames = atomic64_read(&s->cnt[DW_CNT_USER_FRAMES]);
+	st.fp_frames = atomic64_read(&s->cnt[DW_CNT_FP_FRAMES]);
+	st.sframe_frames = atomic64_read(&s->cnt[DW_CNT_SFRAME_FRAMES]);
+	st.handler_ns = atomic64_read(&s->cnt[DW_CNT_HANDLER_NS]);
+	st.walk_ns = atomic64_read(&s->cnt[DW_CNT_WALK_NS]);
+	st.fp_ns = atomic64_read(&s->cnt[DW_CNT_FP_NS]);
+	st.sframe_ns = atomic64_read(&s->cnt[DW_CNT_SFRAME_NS]);
+	st.pending_full = atomic64_read(&s->cnt[DW_CNT_PENDING_FULL]);
+	st.threads = atomic64_read(&s->cnt[DW_CNT_THREADS]);
+	mutex_lock(&s->lock);
+	if (s->configured)
+		dunwind_ring_lost(&s->ring, st.lost);
+	mutex_unlock(&s->lock);
+
+	n = min_t(u32, usize, sizeof(st));
+	st.size = n;
+	if (copy_to_user(arg, &st, n))
+		return -EFAULT;
+	if (usize > n && clear_user((u8 __user *)arg + n, usize - n))
+		return -EFAULT;
+	return 0;
+}
