@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/dunwind.h>
+#include "sframe.h"
 
 struct perf_event;
 struct perf_sample_data;
@@ -28,6 +29,7 @@ struct callback_head;
 struct pid;
 struct task_struct;
 struct vm_area_struct;
+struct mm_struct;
 struct file;
 struct poll_table_struct;
 
@@ -85,6 +87,54 @@ struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
 						   struct task_struct *task);
 void dunwind_pending_release(struct dunwind_pending_slot *slot);
 
+/* kmod/sframe.c: SFrame tables found in the walked process's memory. */
+#define DUNWIND_SFRAME_MAPS	64	/* mappings cached per session */
+#define DUNWIND_SFRAME_ROWS	32	/* rules cached per mapping */
+
+enum {
+	DUNWIND_SMAP_UNUSED,		/* cache slot never filled */
+	DUNWIND_SMAP_NONE,		/* no .sframe for this mapping */
+	DUNWIND_SMAP_BAD,		/* .sframe failed validation: not used */
+	DUNWIND_SMAP_OK,
+};
+
+/* One executable mapping: its key, and its opened table when OK. */
+struct dunwind_sframe_map {
+	struct mm_struct *mm;		/* compared, never dereferenced */
+	unsigned long start, end, pgoff;
+	struct file *file;		/* compared, never dereferenced */
+	unsigned long ino;
+	u8 state;			/* DUNWIND_SMAP_* */
+	struct dunwind_sframe_table table;
+};
+
+/* The unwind rule for the PCs in [pc_lo, pc_hi). */
+struct dunwind_urule {
+	u64 pc_lo, pc_hi;
+	s32 cfa_off, ra_off, fp_off;
+	u8 valid;
+	u8 outermost;			/* RA undefined: the walk ends here */
+	u8 cfa_fp;			/* CFA = FP + off, else SP + off */
+	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
+};
+
+struct dunwind_sframe_cache {
+	spinlock_t lock;		/* Guards @maps and @rows */
+	struct dunwind_sframe_map *maps;	/* DUNWIND_SFRAME_MAPS */
+	struct dunwind_urule *rows;	/* DUNWIND_SFRAME_ROWS per map */
+};
+
+/* The mappings one walk has looked up, to skip the mmap lock per frame. */
+struct dunwind_sframe_memo {
+	struct dunwind_sframe_map maps[4];
+	unsigned int nr, next;
+};
+
+int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);
+void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c);
+int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			unsigned long pc, struct dunwind_urule *rule);
+
 /* kmod/session.c: one open of /dev/dunwind. */
 enum dunwind_counter {
 	DW_CNT_SAMPLES,
@@ -124,6 +174,7 @@ struct dunwind_session {
 	unsigned int cap;		/* of @events and of @tasks */
 	struct dunwind_ring ring;
 	struct dunwind_pending pending;
+	struct dunwind_sframe_cache sframe;
 	atomic64_t cnt[DW_CNT_MAX];
 };
 

@@ -35,6 +35,7 @@ static void dunwind_session_free(struct kref *ref)
 {
 	struct dunwind_session *s = container_of(ref, struct dunwind_session, ref);
 
+	dunwind_sframe_cache_free(&s->sframe);
 	dunwind_pending_free(&s->pending);
 	dunwind_ring_free(&s->ring);
 	put_pid(s->target);
@@ -133,12 +134,17 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	ret = dunwind_ring_init(&s->ring, cfg.ring_pages, cfg.wakeup_bytes);
 	if (ret)
 		goto out_free_pending;
+	ret = dunwind_sframe_cache_init(&s->sframe);
+	if (ret)
+		goto out_free_ring;
 	s->cfg = cfg;
 	s->target = pid;
 	s->configured = true;
 	mutex_unlock(&s->lock);
 	return 0;
 
+out_free_ring:
+	dunwind_ring_free(&s->ring);
 out_free_pending:
 	dunwind_pending_free(&s->pending);
 out_put_pid:

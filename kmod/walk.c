@@ -13,6 +13,9 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/sched/signal.h>
+#include <asm/sigcontext.h>
+#include <asm/ucontext.h>
 #include "dunwind.h"
 #include "record.h"
 
@@ -21,6 +24,7 @@ struct dunwind_walk {
 	unsigned int nr;
 	unsigned int max;
 	unsigned int nr_fp;
+	unsigned int nr_sframe;
 	u8 methods;
 	u8 stop;
 };
@@ -40,6 +44,7 @@ static int dunwind_walk_record(struct dunwind_session *s, u64 cookie,
 	rec.methods = w->methods;
 	rec.stop = w->stop;
 	rec.nr_fp = w->nr_fp;
+	rec.nr_sframe = w->nr_sframe;
 	return dunwind_ring_write(&s->ring, &rec, sizeof(rec), w->ips, w->nr * sizeof(u64));
 }
 
@@ -71,7 +76,7 @@ static int dunwind_stack_bounds(struct mm_struct *mm, unsigned long sp,
 		return -EINTR;
 	vma = find_vma(mm, sp);
 	if (vma && vma->vm_start <= sp) {
-		*lo = sp;
+		*lo = vma->vm_start;
 		*hi = vma->vm_end;
 		ret = 0;
 	}
@@ -79,65 +84,204 @@ static int dunwind_stack_bounds(struct mm_struct *mm, unsigned long sp,
 	return ret;
 }
 
+#define DUNWIND_MAX_RESTORERS	4
+
+/* The user register state of the frame being unwound. */
+struct dunwind_uframe {
+	unsigned long ip, sp, fp;
+	bool exact;			/* @ip was interrupted, not a return address */
+	unsigned long lo, hi;		/* the stack mapping that holds @sp */
+	unsigned long restorer[DUNWIND_MAX_RESTORERS];
+	unsigned int nr_restorers;
+	unsigned int signals;		/* signal frames crossed */
+};
+
 /*
- * Frame-pointer walk from the user registers saved at kernel entry.
- * Each frame is {saved fp, return address} at fp; frames must be 8-byte
- * aligned, strictly above the previous one and inside the stack mapping.
+ * The signal return trampolines this thread can return through: the
+ * sa_restorer of every handled signal (x86_64 requires SA_RESTORER).
  */
-static void dunwind_walk_fp(struct dunwind_session *s, struct pt_regs *regs,
-			    struct dunwind_walk *w)
+static void dunwind_walk_restorers(struct dunwind_uframe *f)
 {
-	unsigned long fp = regs->bp, lo, hi;
-	u64 t0 = local_clock();
-	unsigned int first = w->nr;
+	struct sighand_struct *sh = current->sighand;
+	unsigned int i, j;
+
+	spin_lock_irq(&sh->siglock);
+	for (i = 0; i < _NSIG; i++) {
+		const struct sigaction *sa = &sh->action[i].sa;
+		unsigned long r = (unsigned long)sa->sa_restorer;
+
+		if (sa->sa_handler == SIG_DFL || sa->sa_handler == SIG_IGN ||
+		    !(sa->sa_flags & SA_RESTORER) || !r)
+			continue;
+		for (j = 0; j < f->nr_restorers && f->restorer[j] != r; j++)
+			;
+		if (j == f->nr_restorers && j < DUNWIND_MAX_RESTORERS)
+			f->restorer[f->nr_restorers++] = r;
+	}
+	spin_unlock_irq(&sh->siglock);
+}
+
+static bool dunwind_walk_is_restorer(const struct dunwind_uframe *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_restorers; i++)
+		if (f->ip == f->restorer[i])
+			return true;
+	return false;
+}
+
+/*
+ * Step through a signal frame: the handler returned to the restorer with
+ * the ucontext at sp.  The interrupted registers come from its mcontext;
+ * the next IP is exact, and may be on another stack (sigaltstack).
+ */
+static u8 dunwind_walk_signal(struct dunwind_uframe *f)
+{
+	const unsigned long mc = f->sp + offsetof(struct ucontext, uc_mcontext);
+	struct sigcontext sc;
+
+	if (f->signals++ >= 8)
+		return DUNWIND_STOP_BAD_FRAME;
+	if (mc < f->sp || mc > f->hi || f->hi - mc < sizeof(sc))
+		return DUNWIND_STOP_BAD_FRAME;
+	if (copy_from_user(&sc, (const void __user *)mc, sizeof(sc)))
+		return DUNWIND_STOP_FAULT;
+	if (!sc.ip || sc.ip >= TASK_SIZE_MAX)
+		return DUNWIND_STOP_BAD_FRAME;
+	f->ip = sc.ip;
+	f->sp = sc.sp;
+	f->fp = sc.bp;
+	f->exact = true;
+	if (dunwind_stack_bounds(current->mm, f->sp, &f->lo, &f->hi))
+		return DUNWIND_STOP_BAD_FRAME;
+	return DUNWIND_STOP_MAX;	/* go on */
+}
+
+/*
+ * One frame: the caller's IP, SP and FP from the rule for @f->ip: SFrame
+ * if it covers the IP, else the frame-pointer rule.  The CFA must be
+ * 8-byte aligned, strictly above SP and inside the stack mapping.
+ * Return: DUNWIND_STOP_MAX to go on (with *@method set), else why to stop.
+ */
+static u8 dunwind_walk_step(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			    struct dunwind_uframe *f, u8 *method)
+{
+	static const struct dunwind_urule fp_rule = {
+		.cfa_fp = 1, .cfa_off = 16, .ra_off = -8, .fp_saved = 1, .fp_off = -16,
+	};
+	struct dunwind_urule rule;
+	unsigned long cfa, lo_addr, frame[2], ra, fp;
+	int ret = -ENOENT;
+
+	if (!(s->cfg.flags & DUNWIND_CFG_FP_ONLY))
+		ret = dunwind_sframe_rule(s, memo, f->exact ? f->ip : f->ip - 1, &rule);
+	if (ret == -EINTR)
+		return DUNWIND_STOP_FAULT;
+	if (!ret) {
+		if (rule.outermost)
+			return DUNWIND_STOP_END;
+		*method = DUNWIND_UNWIND_SFRAME;
+	} else {
+		if (!f->fp)
+			return DUNWIND_STOP_END;
+		if (f->fp < f->sp)
+			return DUNWIND_STOP_BAD_FRAME;
+		rule = fp_rule;
+		*method = DUNWIND_UNWIND_FP;
+	}
+	cfa = (rule.cfa_fp ? f->fp : f->sp) + (long)rule.cfa_off;
+	if (cfa & (sizeof(long) - 1) || cfa <= f->sp || cfa > f->hi)
+		return DUNWIND_STOP_BAD_FRAME;
+
+	/* The slots read are below the CFA and at or above SP. */
+	lo_addr = cfa + (long)rule.ra_off;
+	if (rule.fp_saved && rule.fp_off == rule.ra_off - 8) {
+		lo_addr -= 8;
+		if (lo_addr < f->sp || lo_addr > cfa - sizeof(frame))
+			return DUNWIND_STOP_BAD_FRAME;
+		if (copy_from_user(frame, (const void __user *)lo_addr, sizeof(frame)))
+			return DUNWIND_STOP_FAULT;
+		fp = frame[0];
+		ra = frame[1];
+	} else {
+		if (lo_addr < f->sp || lo_addr > cfa - sizeof(long))
+			return DUNWIND_STOP_BAD_FRAME;
+		if (get_user(ra, (const unsigned long __user *)lo_addr))
+			return DUNWIND_STOP_FAULT;
+		fp = f->fp;
+		if (rule.fp_saved) {
+			unsigned long at = cfa + (long)rule.fp_off;
+
+			if (at < f->sp || at > cfa - sizeof(long))
+				return DUNWIND_STOP_BAD_FRAME;
+			if (get_user(fp, (const unsigned long __user *)at))
+				return DUNWIND_STOP_FAULT;
+		}
+	}
+	if (!ra)
+		return DUNWIND_STOP_END;
+	if (ra >= TASK_SIZE_MAX)
+		return DUNWIND_STOP_BAD_FRAME;
+	f->ip = ra;
+	f->sp = cfa;
+	f->fp = fp;
+	f->exact = false;
+	return DUNWIND_STOP_MAX;
+}
+
+/*
+ * Walk from the user registers saved at kernel entry, frame by frame.
+ * Signal frames are crossed when their return address is one of the
+ * thread's restorers.
+ */
+static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
+				struct dunwind_walk *w)
+{
+	struct dunwind_sframe_memo memo = {};
+	struct dunwind_uframe f = {
+		.ip = regs->ip, .sp = regs->sp, .fp = regs->bp, .exact = true,
+	};
+	u8 stop;
 
 	might_fault();
-	if (dunwind_stack_bounds(current->mm, regs->sp, &lo, &hi)) {
+	w->ips[w->nr++] = f.ip;
+	if (dunwind_stack_bounds(current->mm, f.sp, &f.lo, &f.hi)) {
 		w->stop = DUNWIND_STOP_BAD_FRAME;
 		return;
 	}
+	dunwind_walk_restorers(&f);
 	for (;;) {
-		unsigned long frame[2];
+		u64 t0 = local_clock();
+		u8 method = 0;
 
-		if (!fp) {
-			w->stop = DUNWIND_STOP_END;
-			break;
-		}
 		if (w->nr == w->max) {
-			w->stop = DUNWIND_STOP_MAX_DEPTH;
+			stop = DUNWIND_STOP_MAX_DEPTH;
 			break;
 		}
-		if (fp & (sizeof(long) - 1) || fp < lo || fp > hi - sizeof(frame)) {
-			w->stop = DUNWIND_STOP_BAD_FRAME;
+		if (!f.exact && dunwind_walk_is_restorer(&f))
+			stop = dunwind_walk_signal(&f);
+		else
+			stop = dunwind_walk_step(s, &memo, &f, &method);
+		if (stop != DUNWIND_STOP_MAX)
 			break;
+		w->ips[w->nr++] = f.ip;
+		w->methods |= method;
+		if (method == DUNWIND_UNWIND_FP) {
+			w->nr_fp++;
+			dunwind_count(s, DW_CNT_FP_NS, local_clock() - t0);
+		} else if (method == DUNWIND_UNWIND_SFRAME) {
+			w->nr_sframe++;
+			dunwind_count(s, DW_CNT_SFRAME_NS, local_clock() - t0);
 		}
-		if (copy_from_user(frame, (const void __user *)fp, sizeof(frame))) {
-			w->stop = DUNWIND_STOP_FAULT;
-			break;
-		}
-		if (!frame[1]) {
-			w->stop = DUNWIND_STOP_END;
-			break;
-		}
-		if (frame[1] >= TASK_SIZE_MAX) {
-			w->stop = DUNWIND_STOP_BAD_FRAME;
-			break;
-		}
-		w->ips[w->nr++] = frame[1];
-		lo = fp + sizeof(frame);
-		fp = frame[0];
 	}
-	if (w->nr > first) {
-		w->methods |= DUNWIND_UNWIND_FP;
-		w->nr_fp += w->nr - first;
-		dunwind_count(s, DW_CNT_FP_FRAMES, w->nr - first);
-		dunwind_count(s, DW_CNT_FP_NS, local_clock() - t0);
-	}
+	w->stop = stop;
+	dunwind_count(s, DW_CNT_FP_FRAMES, w->nr_fp);
+	dunwind_count(s, DW_CNT_SFRAME_FRAMES, w->nr_sframe);
 }
 
 static void dunwind_walk_user(struct dunwind_session *s, u64 cookie)
 {
-	struct pt_regs *regs = task_pt_regs(current);
 	struct dunwind_walk w = { .max = s->cfg.max_user_frames };
 	u64 t0 = local_clock();
 
@@ -147,13 +291,10 @@ static void dunwind_walk_user(struct dunwind_session *s, u64 cookie)
 		w.stop = DUNWIND_STOP_NO_MM;
 	} else {
 		w.ips = kmalloc_array(w.max, sizeof(u64), GFP_KERNEL);
-		if (!w.ips) {
-			/* No memory for the frames: still account for the cookie. */
-			w.stop = DUNWIND_STOP_FAULT;
-		} else {
-			w.ips[w.nr++] = regs->ip;
-			dunwind_walk_fp(s, regs, &w);
-		}
+		if (w.ips)
+			dunwind_walk_frames(s, task_pt_regs(current), &w);
+		else
+			w.stop = DUNWIND_STOP_FAULT;	/* no memory for the frames */
 	}
 	dunwind_walk_record(s, cookie, &w);
 	dunwind_count(s, DW_CNT_WALKS, 1);

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SFrame for user walks: find the .sframe section of the ELF file that
+ * maps an IP, read it in place from the process's memory (never copied
+ * into the kernel), and look up the rule for a PC.  The decoder itself is
+ * lib/sframe.c, shared with user space.
+ *
+ * Two caches per session, both bounded and allocated at CONFIG:
+ *  - mappings: DUNWIND_SFRAME_MAPS executable mappings, keyed by
+ *    (mm, start, end, pgoff, file, inode), with the opened table or the
+ *    verdict that the mapping has none or a bad one;
+ *  - rows: DUNWIND_SFRAME_ROWS decoded rules per mapping, by PC.
+ * A changed mapping has another key, so stale entries are never used; an
+ * exec'd process has another mm.
+ *
+ * Context: task_work of the walked thread (may sleep and fault).  The table
+ * lives in user memory that its owner may change at any time: every read is
+ * bounded and fault-tolerant, and validation only decides whether to use it.
+ */
+#include <linux/elf.h>
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "dunwind.h"
+#include "sframe.h"
+
+/* Sanity limits for what user memory claims. */
+#define DUNWIND_SFRAME_MAX_PHNUM	128
+#define DUNWIND_SFRAME_MAX_SIZE		(256U << 20)
+/* Not in every kernel's <linux/elf.h>; binutils' value. */
+#define DUNWIND_PT_GNU_SFRAME		0x6474e554
+
+/**
+ * dunwind_sframe_cache_init() - allocate a session's SFrame caches
+ * @c:	cache
+ *
+ * Context: ioctl (may sleep).
+ * Return: 0, or -ENOMEM.
+ */
+int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c)
+{
+	spin_lock_init(&c->lock);
+	c->maps = kvcalloc(DUNWIND_SFRAME_MAPS, sizeof(*c->maps), GFP_KERNEL_ACCOUNT);
+	c->rows = kvcalloc(DUNWIND_SFRAME_MAPS * DUNWIND_SFRAME_ROWS, sizeof(*c->rows),
+			   GFP_KERNEL_ACCOUNT);
+	if (c->maps && c->rows)
+		return 0;
+	dunwind_sframe_cache_free(c);
+	return -ENOMEM;
+}
+
+/**
+ * dunwind_sframe_cache_free() - free what dunwind_sframe_cache_init() allocated
+ * @c:	cache; no walk may use it
+ *
+ * Context: process.
+ */
+void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c)
+{
+	kvfree(c->rows);
+	kvfree(c->maps);
+	c->rows = NULL;
+	c->maps = NULL;
+}
+
+static int dunwind_sframe_uread(void *ctx, __u64 off, void *dst, __u32 len)
+{
+	unsigned long addr = (unsigned long)ctx + off;
+
+	if (addr < off || copy_from_user(dst, (const void __user *)addr, len))
+		return -DUNWIND_SFRAME_EFAULT;
+	return 0;
+}
+
+static bool dunwind_sframe_same(const struct dunwind_sframe_map *a,
+				const struct dunwind_sframe_map *b)
+{
+	return a->mm == b->mm && a->start == b->start && a->end == b->end &&
+	       a->pgoff == b->pgoff && a->file == b->file && a->ino == b->ino;
+}
+
+static u32 dunwind_sframe_slot(const struct dunwind_sframe_map *m)
+{
+	return hash_long(m->start ^ (unsigned long)m->mm, 32) % DUNWIND_SFRAME_MAPS;
+}
+
+/*
+ * The key of the mapping that contains @pc, and the address where its
+ * file's offset 0 is mapped (the ELF header), or 0 if it is not an
+ * executable file mapping laid out the usual way.
+ * Return: 0, -ENOENT (no mapping at @pc), or -EINTR.
+ */
+static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
+				     struct dunwind_sframe_map *key, unsigned long *ehdr)
+{
+	struct vm_area_struct *vma, *hvma;
+	unsigned long base;
+
+	*ehdr = 0;
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = find_vma(mm, pc);
+	if (!vma || vma->vm_start > pc) {
+		mmap_read_unlock(mm);
+		return -ENOENT;
+	}
+	key->mm = mm;
+	key->start = vma->vm_start;
+	key->end = vma->vm_end;
+	key->pgoff = vma->vm_pgoff;
+	key->file = vma->vm_file;
+	key->ino = vma->vm_file ? file_inode(vma->vm_file)->i_ino : 0;
+	if (vma->vm_file && (vma->vm_flags & VM_EXEC) &&
+	    (vma->vm_pgoff << PAGE_SHIFT) <= vma->vm_start) {
+		base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+		hvma = find_vma(mm, base);
+		if (hvma && hvma->vm_start == base && hvma->vm_file == vma->vm_file &&
+		    !hvma->vm_pgoff)
+			*ehdr = base;
+	}
+	mmap_read_unlock(mm);
+	return 0;
+}
+
+/* Find PT_GNU_SFRAME through the ELF header at @ehdr_addr; 0 or -errno. */
+static int dunwind_sframe_locate(unsigned long ehdr_addr, unsigned long *sec,
+				 unsigned long *size)
+{
+	const void __user *uehdr = (const void __user *)ehdr_addr;
+	unsigned long load = ULONG_MAX, sf_vaddr = 0, sf_size = 0;
+	Elf64_Ehdr ehdr;
+	Elf64_Phdr phdr;
+	unsigned int i;
+
+	if (copy_from_user(&ehdr, uehdr, sizeof(ehdr)))
+		return -EFAULT;
+	if (memcmp(ehdr.e_ident, ELFMAG, SELFMAG) || ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB || ehdr.e_machine != EM_X86_64 ||
+	    ehdr.e_phentsize != sizeof(phdr) || !ehdr.e_phnum ||
+	    ehdr.e_phnum > DUNWIND_SFRAME_MAX_PHNUM || ehdr.e_phoff > PAGE_SIZE * 16)
+		return -ENOEXEC;
+	for (i = 0; i < ehdr.e_phnum; i++) {
+		unsigned long at = ehdr_addr + ehdr.e_phoff + i * sizeof(phdr);
+
+		if (copy_from_user(&phdr, (const void __user *)at, sizeof(phdr)))
+			return -EFAULT;
+		if (phdr.p_type == PT_LOAD && !phdr.p_offset && load == ULONG_MAX)
+			load = phdr.p_vaddr;
+		if (phdr.p_type == DUNWIND_PT_GNU_SFRAME) {
+			sf_vaddr = phdr.p_vaddr;
+			sf_size = phdr.p_memsz;
+		}
+	}
+	if (!sf_size || load == ULONG_MAX)
+		return -ENOENT;
+	if (sf_size > DUNWIND_SFRAME_MAX_SIZE || sf_vaddr < load ||
+	    sf_vaddr - load > TASK_SIZE_MAX - ehdr_addr)
+		return -ENOEXEC;
+	*sec = ehdr_addr + (sf_vaddr - load);
+	*size = sf_size;
+	return 0;
+}
+
+/* Fill @m (key already set) with the mapping's table, or its verdict. */
+static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehdr)
+{
+	struct dunwind_sframe_src src = { .read = dunwind_sframe_uread };
+	unsigned long sec, size;
+	int ret;
+
+	m->state = DUNWIND_SMAP_NONE;
+	if (!ehdr || dunwind_sframe_locate(ehdr, &sec, &size))
+		return;
+	src.ctx = (void *)sec;
+	src.size = size;
+	ret = dunwind_sframe_open(&m->table, &src, sec);
+	if (!ret)
+		ret = dunwind_sframe_validate(&m->table);
+	if (ret) {
+		m->state = DUNWIND_SMAP_BAD;
+		pr_warn_ratelimited("dunwind: pid %d: unusable .sframe at %#lx (error %d): walking that code with frame pointers\n",
+				    task_tgid_nr(current), sec, ret);
+		return;
+	}
+	m->state = DUNWIND_SMAP_OK;
+}
+
+/*
+ * The mapping for @pc, from the per-walk memo, the session cache, or
+ * built now (and cached).  Return: 0 with *@out set, or -errno.
+ */
+static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			      unsigned long pc, struct dunwind_sframe_map **out)
+{
+	struct dunwind_sframe_cache *c = &s->sframe;
+	struct dunwind_sframe_map key = {}, *m;
+	unsigned long ehdr;
+	unsigned int i;
+	u32 slot;
+	int ret;
+
+	for (i = 0; i < memo->nr; i++) {
+		if (pc >= memo->maps[i].start && pc < memo->maps[i].end) {
+			*out = &memo->maps[i];
+			return 0;
+		}
+	}
+	ret = dunwind_sframe_lookup_vma(current->mm, pc, &key, &ehdr);
+	if (ret)
+		return ret;
+	if (memo->nr < ARRAY_SIZE(memo->maps))
+		m = &memo->maps[memo->nr++];
+	else
+		m = &memo->maps[memo->next++ % ARRAY_SIZE(memo->maps)];
+	*m = key;
+	*out = m;
+
+	slot = dunwind_sframe_slot(m);
+	spin_lock(&c->lock);
+	if (c->maps[slot].state && dunwind_sframe_same(&c->maps[slot], m)) {
+		*m = c->maps[slot];
+		spin_unlock(&c->lock);
+		return 0;
+	}
+	spin_unlock(&c->lock);
+
+	dunwind_sframe_build(m, ehdr);
+	spin_lock(&c->lock);
+	c->maps[slot] = *m;
+	memset(&c->rows[slot * DUNWIND_SFRAME_ROWS], 0,
+	       DUNWIND_SFRAME_ROWS * sizeof(*c->rows));
+	spin_unlock(&c->lock);
+	return 0;
+}
+
+/* Turn a decoded row into the rule the walk uses; -ENOENT if it cannot. */
+static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct dunwind_urule *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->pc_lo = row->pc_lo;
+	r->pc_hi = row->pc_hi;
+	if (row->flags & DUNWIND_SFRAME_ROW_SIGNAL)
+		return -ENOENT;		/* the restorer check handles those */
+	if (row->flags & DUNWIND_SFRAME_ROW_RA_UNDEF) {
+		r->outermost = 1;
+		return 0;
+	}
+	if (row->cfa.kind != DUNWIND_SFRAME_RULE_REG || row->cfa.deref ||
+	    (row->cfa.reg != DUNWIND_SFRAME_REG_SP && row->cfa.reg != DUNWIND_SFRAME_REG_FP))
+		return -ENOENT;
+	if (row->ra.kind != DUNWIND_SFRAME_RULE_CFA || !row->ra.deref)
+		return -ENOENT;
+	r->cfa_fp = row->cfa.reg == DUNWIND_SFRAME_REG_FP;
+	r->cfa_off = row->cfa.off;
+	r->ra_off = row->ra.off;
+	if (row->fp.kind == DUNWIND_SFRAME_RULE_CFA && row->fp.deref) {
+		r->fp_saved = 1;
+		r->fp_off = row->fp.off;
+	} else if (row->fp.kind != DUNWIND_SFRAME_RULE_UNDEF) {
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/**
+ * dunwind_sframe_rule() - the SFrame rule for @pc in current's address space
+ * @s:		session (its caches)
+ * @memo:	this walk's memo of mappings, zeroed at the start of the walk
+ * @pc:		the PC to look up (a return address minus one for callers)
+ * @rule:	result
+ *
+ * Context: task_work (may sleep and fault).
+ * Return: 0; -ENOENT if no usable SFrame covers @pc; -EINTR (fatal signal).
+ */
+int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			unsigned long pc, struct dunwind_urule *rule)
+{
+	struct dunwind_sframe_cache *c = &s->sframe;
+	struct dunwind_sframe_row row;
+	struct dunwind_sframe_map *m;
+	struct dunwind_urule *cached;
+	u32 slot, r;
+	int ret;
+
+	might_fault();
+	ret = dunwind_sframe_map(s, memo, pc, &m);
+	if (ret)
+		return ret == -EINTR ? ret : -ENOENT;
+	if (m->state != DUNWIND_SMAP_OK)
+		return -ENOENT;
+
+	slot = dunwind_sframe_slot(m);
+	r = hash_long(pc, 32) % DUNWIND_SFRAME_ROWS;
+	spin_lock(&c->lock);
+	if (dunwind_sframe_same(&c->maps[slot], m)) {
+		cached = &c->rows[slot * DUNWIND_SFRAME_ROWS + r];
+		if (cached->valid && pc >= cached->pc_lo && pc < cached->pc_hi) {
+			*rule = *cached;
+			spin_unlock(&c->lock);
+			return 0;
+		}
+	}
+	spin_unlock(&c->lock);
+
+	ret = dunwind_sframe_find(&m->table, pc, &row);
+	if (ret)
+		return -ENOENT;
+	ret = dunwind_sframe_to_rule(&row, rule);
+	if (ret)
+		return ret;
+	rule->valid = 1;
+	spin_lock(&c->lock);
+	if (dunwind_sframe_same(&c->maps[slot], m))
+		c->rows[slot * DUNWIND_SFRAME_ROWS + r] = *rule;
+	spin_unlock(&c->lock);
+	return 0;
+}
