@@ -87,6 +87,29 @@ struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
 						   struct task_struct *task);
 void dunwind_pending_release(struct dunwind_pending_slot *slot);
 
+/* kmod/elf.c: what the module reads of an ELF file. */
+#define DUNWIND_BUILD_ID_MAX	20
+#define DUNWIND_ELF_MAX_SFRAME	(256U << 20)
+
+struct dunwind_elf_src {
+	int (*read)(void *ctx, u64 off, void *dst, u32 len);	/* 0 or -errno */
+	void *ctx;
+};
+
+struct dunwind_elf_info {
+	u64 load_vaddr;			/* p_vaddr of the PT_LOAD at offset 0 */
+	u64 sframe_vaddr;		/* PT_GNU_SFRAME, if sframe_size */
+	u64 sframe_offset;
+	u64 sframe_size;
+	u8 build_id[DUNWIND_BUILD_ID_MAX];
+	u32 build_id_size;		/* 0: none */
+};
+
+int dunwind_elf_parse(const struct dunwind_elf_src *src, bool mapped,
+		      struct dunwind_elf_info *info);
+int dunwind_elf_parse_user(unsigned long ehdr, struct dunwind_elf_info *info);
+int dunwind_elf_parse_file(struct file *file, struct dunwind_elf_info *info);
+
 /* kmod/sframe.c: SFrame tables found in the walked process's memory. */
 #define DUNWIND_SFRAME_MAPS	64	/* mappings cached per session */
 #define DUNWIND_SFRAME_ROWS	32	/* rules cached per mapping */
@@ -95,7 +118,8 @@ enum {
 	DUNWIND_SMAP_UNUSED,		/* cache slot never filled */
 	DUNWIND_SMAP_NONE,		/* no .sframe for this mapping */
 	DUNWIND_SMAP_BAD,		/* .sframe failed validation: not used */
-	DUNWIND_SMAP_OK,
+	DUNWIND_SMAP_OK,		/* the mapping's own .sframe */
+	DUNWIND_SMAP_REG,		/* a table registered for its file */
 };
 
 /* One executable mapping: its key, and its opened table when OK. */
@@ -104,8 +128,11 @@ struct dunwind_sframe_map {
 	unsigned long start, end, pgoff;
 	struct file *file;		/* compared, never dereferenced */
 	unsigned long ino;
+	dev_t dev;
 	u8 state;			/* DUNWIND_SMAP_* */
-	struct dunwind_sframe_table table;
+	struct dunwind_sframe_table table;	/* DUNWIND_SMAP_OK */
+	u64 reg_serial;			/* DUNWIND_SMAP_REG: registry entry */
+	unsigned long bias;		/* DUNWIND_SMAP_REG: run-time - ELF vaddr */
 };
 
 /* The unwind rule for the PCs in [pc_lo, pc_hi). */
@@ -175,6 +202,12 @@ struct dunwind_session {
 	struct dunwind_ring ring;
 	struct dunwind_pending pending;
 	struct dunwind_sframe_cache sframe;
+	/* Tables this session registered; Guarded by dunwind_reg_lock (registry.c). */
+	struct {
+		dev_t dev;
+		unsigned long ino;
+	} *regs;
+	unsigned int nr_regs, cap_regs;
 	atomic64_t cnt[DW_CNT_MAX];
 };
 
@@ -190,6 +223,16 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg);
 int dunwind_session_start(struct dunwind_session *s);
 int dunwind_session_stop(struct dunwind_session *s);
 int dunwind_session_stats(struct dunwind_session *s, void __user *arg);
+
+/* kmod/registry.c: SFrame tables registered by user space, per file. */
+int dunwind_registry_register(struct dunwind_session *s, const void __user *arg);
+void dunwind_registry_session_close(struct dunwind_session *s);
+u64 dunwind_registry_lookup(dev_t dev, unsigned long ino, const u8 *build_id,
+			    u32 build_id_size);
+int dunwind_registry_find(dev_t dev, unsigned long ino, u64 serial, u64 vaddr,
+			  struct dunwind_sframe_row *row);
+void dunwind_registry_stats(u64 *tables, u64 *bytes);
+void dunwind_registry_exit(void);
 
 /* kmod/sample.c: the overflow handler. */
 int dunwind_sample_init(void);

@@ -38,6 +38,8 @@ static long dunwind_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return arg ? -EINVAL : dunwind_session_stop(s);
 	case DUNWIND_IOC_STATS:
 		return dunwind_session_stats(s, (void __user *)arg);
+	case DUNWIND_IOC_SFRAME_REGISTER:
+		return dunwind_registry_register(s, (const void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -105,6 +107,7 @@ out_sample_exit:
 static void __exit dunwind_exit(void)
 {
 	misc_deregister(&dunwind_misc);
+	dunwind_registry_exit();
 	dunwind_sample_exit();
 }
 

@@ -397,6 +397,7 @@ void dunwind_session_close(struct dunwind_session *s)
 	s->events = NULL;
 	s->tasks = NULL;
 	mutex_unlock(&s->lock);
+	dunwind_registry_session_close(s);
 	dunwind_session_put(s);
 }
 
@@ -431,6 +432,7 @@ int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 	st.sframe_ns = atomic64_read(&s->cnt[DW_CNT_SFRAME_NS]);
 	st.pending_full = atomic64_read(&s->cnt[DW_CNT_PENDING_FULL]);
 	st.threads = atomic64_read(&s->cnt[DW_CNT_THREADS]);
+	dunwind_registry_stats(&st.reg_tables, &st.reg_bytes);
 	mutex_lock(&s->lock);
 	if (s->configured)
 		dunwind_ring_lost(&s->ring, st.lost);

@@ -17,7 +17,6 @@
  * lives in user memory that its owner may change at any time: every read is
  * bounded and fault-tolerant, and validation only decides whether to use it.
  */
-#include <linux/elf.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/mm.h>
@@ -27,11 +26,6 @@
 #include "dunwind.h"
 #include "sframe.h"
 
-/* Sanity limits for what user memory claims. */
-#define DUNWIND_SFRAME_MAX_PHNUM	128
-#define DUNWIND_SFRAME_MAX_SIZE		(256U << 20)
-/* Not in every kernel's <linux/elf.h>; binutils' value. */
-#define DUNWIND_PT_GNU_SFRAME		0x6474e554
 
 /**
  * dunwind_sframe_cache_init() - allocate a session's SFrame caches
@@ -79,7 +73,8 @@ static bool dunwind_sframe_same(const struct dunwind_sframe_map *a,
 				const struct dunwind_sframe_map *b)
 {
 	return a->mm == b->mm && a->start == b->start && a->end == b->end &&
-	       a->pgoff == b->pgoff && a->file == b->file && a->ino == b->ino;
+	       a->pgoff == b->pgoff && a->file == b->file && a->ino == b->ino &&
+	       a->dev == b->dev;
 }
 
 static u32 dunwind_sframe_slot(const struct dunwind_sframe_map *m)
@@ -112,7 +107,10 @@ static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
 	key->end = vma->vm_end;
 	key->pgoff = vma->vm_pgoff;
 	key->file = vma->vm_file;
-	key->ino = vma->vm_file ? file_inode(vma->vm_file)->i_ino : 0;
+	if (vma->vm_file) {
+		key->ino = file_inode(vma->vm_file)->i_ino;
+		key->dev = file_inode(vma->vm_file)->i_sb->s_dev;
+	}
 	if (vma->vm_file && (vma->vm_flags & VM_EXEC) &&
 	    (vma->vm_pgoff << PAGE_SHIFT) <= vma->vm_start) {
 		base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
@@ -125,57 +123,33 @@ static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
 	return 0;
 }
 
-/* Find PT_GNU_SFRAME through the ELF header at @ehdr_addr; 0 or -errno. */
-static int dunwind_sframe_locate(unsigned long ehdr_addr, unsigned long *sec,
-				 unsigned long *size)
-{
-	const void __user *uehdr = (const void __user *)ehdr_addr;
-	unsigned long load = ULONG_MAX, sf_vaddr = 0, sf_size = 0;
-	Elf64_Ehdr ehdr;
-	Elf64_Phdr phdr;
-	unsigned int i;
-
-	if (copy_from_user(&ehdr, uehdr, sizeof(ehdr)))
-		return -EFAULT;
-	if (memcmp(ehdr.e_ident, ELFMAG, SELFMAG) || ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB || ehdr.e_machine != EM_X86_64 ||
-	    ehdr.e_phentsize != sizeof(phdr) || !ehdr.e_phnum ||
-	    ehdr.e_phnum > DUNWIND_SFRAME_MAX_PHNUM || ehdr.e_phoff > PAGE_SIZE * 16)
-		return -ENOEXEC;
-	for (i = 0; i < ehdr.e_phnum; i++) {
-		unsigned long at = ehdr_addr + ehdr.e_phoff + i * sizeof(phdr);
-
-		if (copy_from_user(&phdr, (const void __user *)at, sizeof(phdr)))
-			return -EFAULT;
-		if (phdr.p_type == PT_LOAD && !phdr.p_offset && load == ULONG_MAX)
-			load = phdr.p_vaddr;
-		if (phdr.p_type == DUNWIND_PT_GNU_SFRAME) {
-			sf_vaddr = phdr.p_vaddr;
-			sf_size = phdr.p_memsz;
-		}
-	}
-	if (!sf_size || load == ULONG_MAX)
-		return -ENOENT;
-	if (sf_size > DUNWIND_SFRAME_MAX_SIZE || sf_vaddr < load ||
-	    sf_vaddr - load > TASK_SIZE_MAX - ehdr_addr)
-		return -ENOEXEC;
-	*sec = ehdr_addr + (sf_vaddr - load);
-	*size = sf_size;
-	return 0;
-}
-
 /* Fill @m (key already set) with the mapping's table, or its verdict. */
 static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehdr)
 {
 	struct dunwind_sframe_src src = { .read = dunwind_sframe_uread };
-	unsigned long sec, size;
+	struct dunwind_elf_info info;
+	unsigned long sec;
 	int ret;
 
 	m->state = DUNWIND_SMAP_NONE;
-	if (!ehdr || dunwind_sframe_locate(ehdr, &sec, &size))
+	if (!ehdr || dunwind_elf_parse_user(ehdr, &info))
+		return;
+	if (!info.sframe_size) {
+		/* A table generated from the file's .eh_frame, if registered. */
+		m->reg_serial = dunwind_registry_lookup(m->dev, m->ino,
+							info.build_id_size ? info.build_id : NULL,
+							info.build_id_size);
+		if (m->reg_serial) {
+			m->bias = ehdr - info.load_vaddr;
+			m->state = DUNWIND_SMAP_REG;
+		}
+		return;
+	}
+	sec = ehdr + (info.sframe_vaddr - info.load_vaddr);
+	if (sec < ehdr)
 		return;
 	src.ctx = (void *)sec;
-	src.size = size;
+	src.size = info.sframe_size;
 	ret = dunwind_sframe_open(&m->table, &src, sec);
 	if (!ret)
 		ret = dunwind_sframe_validate(&m->table);
@@ -289,7 +263,7 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	ret = dunwind_sframe_map(s, memo, pc, &m);
 	if (ret)
 		return ret == -EINTR ? ret : -ENOENT;
-	if (m->state != DUNWIND_SMAP_OK)
+	if (m->state != DUNWIND_SMAP_OK && m->state != DUNWIND_SMAP_REG)
 		return -ENOENT;
 
 	slot = dunwind_sframe_slot(m);
@@ -305,7 +279,13 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	}
 	spin_unlock(&c->lock);
 
-	ret = dunwind_sframe_find(&m->table, pc, &row);
+	if (m->state == DUNWIND_SMAP_REG) {
+		ret = dunwind_registry_find(m->dev, m->ino, m->reg_serial, pc - m->bias, &row);
+		row.pc_lo += m->bias;
+		row.pc_hi += m->bias;
+	} else {
+		ret = dunwind_sframe_find(&m->table, pc, &row);
+	}
 	if (ret)
 		return -ENOENT;
 	ret = dunwind_sframe_to_rule(&row, rule);

@@ -96,7 +96,10 @@ struct dunwind_config {
  * @fp_ns:		of @walk_ns, time spent recovering FP frames.
  * @sframe_ns:		of @walk_ns, time spent recovering SFrame frames.
  * @pending_full:	samples that found the pending table full.
- * @threads:		threads with an event attached (initial + inherited).
+ * @threads:		threads given an event at START (later threads inherit).
+ * @reg_tables:		SFrame tables registered in the module (all sessions).
+ * @reg_bytes:		kernel memory they hold, counted against the cap
+ *			(module parameter sframe_cap_mb, default 64).
  */
 struct dunwind_stats {
 	__u32 size;
@@ -116,8 +119,11 @@ struct dunwind_stats {
 	__u64 sframe_ns;
 	__u64 pending_full;
 	__u64 threads;
+	__u64 reg_tables;		/* since VER1 */
+	__u64 reg_bytes;
 };
 #define DUNWIND_STATS_SIZE_VER0		184
+#define DUNWIND_STATS_SIZE_VER1		200
 
 #define DUNWIND_IOC_MAGIC	0xDE
 /* Configure the session (once): struct dunwind_config *. Then mmap. */
@@ -128,6 +134,46 @@ struct dunwind_stats {
 #define DUNWIND_IOC_STOP	_IO(DUNWIND_IOC_MAGIC, 3)
 /* Read counters: struct dunwind_stats *, @size set by the caller. */
 #define DUNWIND_IOC_STATS	_IO(DUNWIND_IOC_MAGIC, 4)
+/* Register an SFrame table for a file: struct dunwind_sframe_reg *. */
+#define DUNWIND_IOC_SFRAME_REGISTER	_IO(DUNWIND_IOC_MAGIC, 5)
+
+/*
+ * An SFrame table for a file whose mappings have no .sframe of their own
+ * (a distribution's libc: .eh_frame only), with DUNWIND_IOC_SFRAME_REGISTER.
+ * Needs CAP_SYS_ADMIN.  Any session may register, configured or not.
+ *
+ * @size:		sizeof(struct dunwind_sframe_reg) as the caller knows it.
+ * @flags:		DUNWIND_REG_PIN: keep the table after this session
+ *			closes (until the module is unloaded).
+ * @fd:			an open file descriptor of the ELF file; the table is
+ *			keyed by its (device, inode).
+ * @build_id_size:	1..20; @build_id must equal the file's GNU build-id.
+ * @table:		user address of the SFrame section (v2 or v3, AMD64).
+ * @table_size:		its size in bytes.
+ * @sec_vaddr:		the ELF virtual address the table's PC fields are
+ *			relative to (as if the section were loaded there).
+ * The module copies the table, validates every FDE and FRE, and shares one
+ * copy among all sessions that register the same file (reference counted).
+ * Errors: EPERM; EBADF; EINVAL (bad flags, reserved, sizes, or a malformed
+ * table); E2BIG (larger struct with non-zero tail); ENOEXEC (not an
+ * x86-64 ELF); ESTALE (build-id differs from the file's); ENOSPC (the
+ * module's cap would be exceeded); EEXIST (this session already
+ * registered that file); ENOMEM.
+ */
+struct dunwind_sframe_reg {
+	__u32 size;
+	__u32 flags;
+	__s32 fd;
+	__u32 build_id_size;
+	__u8 build_id[20];
+	__u32 __reserved0;
+	__u64 table;
+	__u64 table_size;
+	__u64 sec_vaddr;
+	__u64 __reserved[2];
+};
+#define DUNWIND_SFRAME_REG_SIZE_VER0	80
+#define DUNWIND_REG_PIN			(1U << 0)
 
 /*
  * The ring buffer.
@@ -306,7 +352,8 @@ struct dunwind_rec_lost {
 #define __DUNWIND_ASSERT(c, m) static_assert(c, m)
 #endif
 __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
-__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER0, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER1, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");
 __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_head) == 64, "head");
 __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_tail) == 128, "tail");

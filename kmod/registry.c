@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Registered SFrame tables: tables that user space generated for files
+ * without .sframe (from their .eh_frame), handed to the module once and
+ * shared by every process that maps the file.
+ *
+ * One entry per (device, inode), holding a validated kernel copy of the
+ * table.  Each registering session owns a reference; DUNWIND_REG_PIN adds
+ * one that lasts until module unload.  Memory is counted against
+ * sframe_cap_mb.  Walks find entries under RCU and never sleep while
+ * using them: the table is kernel memory.
+ */
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "dunwind.h"
+
+static unsigned int sframe_cap_mb = 64;
+module_param(sframe_cap_mb, uint, 0644);
+MODULE_PARM_DESC(sframe_cap_mb, "Memory for registered SFrame tables, MiB (default 64)");
+
+struct dunwind_reg {
+	struct hlist_node node;		/* in dunwind_reg_hash, RCU */
+	dev_t dev;
+	unsigned long ino;
+	u64 serial;			/* unique per entry, never reused */
+	u8 build_id[DUNWIND_BUILD_ID_MAX];
+	u32 build_id_size;
+	void *data;			/* the table, kvmalloc'ed */
+	u64 size;
+	struct dunwind_sframe_table table;	/* opened over @data */
+	unsigned int owners;		/* sessions + pin; Guarded by dunwind_reg_lock */
+	bool pinned;			/* Guarded by dunwind_reg_lock */
+};
+
+/* Guards dunwind_reg_hash's writers, every entry's owners and pin, and the byte count. */
+static DEFINE_MUTEX(dunwind_reg_lock);
+static DEFINE_HASHTABLE(dunwind_reg_hash, 8);
+static u64 dunwind_reg_bytes;
+static u64 dunwind_reg_count;
+static atomic64_t dunwind_reg_serial = ATOMIC64_INIT(0);
+
+static u32 dunwind_reg_hash_key(dev_t dev, unsigned long ino)
+{
+	return hash_long(ino ^ ((unsigned long)dev << 20), 32);
+}
+
+static int dunwind_reg_kread(void *ctx, __u64 off, void *dst, __u32 len)
+{
+	const struct dunwind_reg *e = ctx;
+
+	if (off > e->size || len > e->size - off)
+		return -DUNWIND_SFRAME_EFAULT;
+	memcpy(dst, (const u8 *)e->data + off, len);
+	return 0;
+}
+
+static struct dunwind_reg *dunwind_reg_find_locked(dev_t dev, unsigned long ino)
+{
+	struct dunwind_reg *e;
+
+	lockdep_assert_held(&dunwind_reg_lock);
+	hash_for_each_possible(dunwind_reg_hash, e, node, dunwind_reg_hash_key(dev, ino))
+		if (e->dev == dev && e->ino == ino)
+			return e;
+	return NULL;
+}
+
+static void dunwind_reg_free(struct dunwind_reg *e)
+{
+	kvfree(e->data);
+	kfree(e);
+}
+
+/* Drop one owner; the last one unhashes and frees the entry after RCU. */
+static void dunwind_reg_put_locked(struct dunwind_reg *e)
+{
+	lockdep_assert_held(&dunwind_reg_lock);
+	if (--e->owners)
+		return;
+	hash_del_rcu(&e->node);
+	dunwind_reg_bytes -= e->size;
+	dunwind_reg_count--;
+	/* Walks use entries under rcu_read_lock() only. */
+	synchronize_rcu();
+	dunwind_reg_free(e);
+}
+
+/* Copy, open and validate the table; the new entry has no owner yet. */
+static struct dunwind_reg *dunwind_reg_new(const struct dunwind_sframe_reg *r)
+{
+	struct dunwind_sframe_src src = { .read = dunwind_reg_kread };
+	struct dunwind_reg *e;
+	int ret = -ENOMEM;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	e->size = r->table_size;
+	e->data = kvmalloc(e->size, GFP_KERNEL_ACCOUNT);
+	if (!e->data)
+		goto out_free;
+	ret = -EFAULT;
+	if (copy_from_user(e->data, u64_to_user_ptr(r->table), e->size))
+		goto out_free;
+	src.ctx = e;
+	src.size = e->size;
+	ret = dunwind_sframe_open(&e->table, &src, r->sec_vaddr);
+	if (!ret)
+		ret = dunwind_sframe_validate(&e->table);
+	if (ret) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	memcpy(e->build_id, r->build_id, r->build_id_size);
+	e->build_id_size = r->build_id_size;
+	e->serial = atomic64_inc_return(&dunwind_reg_serial);
+	return e;
+
+out_free:
+	dunwind_reg_free(e);
+	return ERR_PTR(ret);
+}
+
+/* Note that @s owns a reference on the table of (@dev, @ino). */
+static int dunwind_reg_session_add(struct dunwind_session *s, dev_t dev, unsigned long ino)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&dunwind_reg_lock);
+	for (i = 0; i < s->nr_regs; i++)
+		if (s->regs[i].dev == dev && s->regs[i].ino == ino)
+			return -EEXIST;
+	if (s->nr_regs == s->cap_regs) {
+		unsigned int cap = max(8u, s->cap_regs * 2);
+		void *p = krealloc_array(s->regs, cap, sizeof(*s->regs), GFP_KERNEL_ACCOUNT);
+
+		if (!p)
+			return -ENOMEM;
+		s->regs = p;
+		s->cap_regs = cap;
+	}
+	s->regs[s->nr_regs].dev = dev;
+	s->regs[s->nr_regs].ino = ino;
+	s->nr_regs++;
+	return 0;
+}
+
+/**
+ * dunwind_registry_register() - DUNWIND_IOC_SFRAME_REGISTER
+ * @s:		the registering session (owns a reference until it closes)
+ * @arg:	struct dunwind_sframe_reg in user memory
+ *
+ * Context: ioctl (may sleep, may fault).
+ * Return: 0, or -errno as documented in uapi/linux/dunwind.h; on error
+ * nothing changed.
+ */
+int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
+{
+	struct dunwind_sframe_reg r;
+	struct dunwind_elf_info info;
+	struct dunwind_reg *e, *old;
+	struct inode *inode;
+	struct file *file;
+	u32 usize;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (get_user(usize, (const u32 __user *)arg))
+		return -EFAULT;
+	if (usize < DUNWIND_SFRAME_REG_SIZE_VER0)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(&r, sizeof(r), arg, usize);
+	if (ret)
+		return ret;
+	if ((r.flags & ~DUNWIND_REG_PIN) || r.__reserved0 ||
+	    memchr_inv(r.__reserved, 0, sizeof(r.__reserved)) ||
+	    !r.build_id_size || r.build_id_size > DUNWIND_BUILD_ID_MAX ||
+	    !r.table_size || r.table_size > DUNWIND_ELF_MAX_SFRAME)
+		return -EINVAL;
+
+	file = fget(r.fd);
+	if (!file)
+		return -EBADF;
+	inode = file_inode(file);
+	ret = -ENOEXEC;
+	if (!S_ISREG(inode->i_mode))
+		goto out_fput;
+	ret = dunwind_elf_parse_file(file, &info);
+	if (ret)
+		goto out_fput;
+	ret = -ESTALE;
+	if (info.build_id_size != r.build_id_size ||
+	    memcmp(info.build_id, r.build_id, r.build_id_size))
+		goto out_fput;
+
+	/* Validate outside the lock: it reads the whole table. */
+	e = dunwind_reg_new(&r);
+	if (IS_ERR(e)) {
+		ret = PTR_ERR(e);
+		goto out_fput;
+	}
+	e->dev = inode->i_sb->s_dev;
+	e->ino = inode->i_ino;
+
+	mutex_lock(&dunwind_reg_lock);
+	ret = dunwind_reg_session_add(s, e->dev, e->ino);
+	if (ret)
+		goto out_unlock_free;
+	old = dunwind_reg_find_locked(e->dev, e->ino);
+	if (old && (old->build_id_size != e->build_id_size ||
+		    memcmp(old->build_id, e->build_id, e->build_id_size))) {
+		/* The file changed under the old table: the old one goes stale. */
+		ret = -EBUSY;
+		goto out_forget;
+	}
+	if (old) {
+		dunwind_reg_free(e);
+		e = old;
+	} else {
+		ret = -ENOSPC;
+		if (dunwind_reg_bytes + e->size > (u64)READ_ONCE(sframe_cap_mb) << 20)
+			goto out_forget;
+		hash_add_rcu(dunwind_reg_hash, &e->node, dunwind_reg_hash_key(e->dev, e->ino));
+		dunwind_reg_bytes += e->size;
+		dunwind_reg_count++;
+	}
+	e->owners++;
+	if ((r.flags & DUNWIND_REG_PIN) && !e->pinned) {
+		e->pinned = true;
+		e->owners++;
+	}
+	mutex_unlock(&dunwind_reg_lock);
+	fput(file);
+	return 0;
+
+out_forget:
+	s->nr_regs--;
+out_unlock_free:
+	mutex_unlock(&dunwind_reg_lock);
+	dunwind_reg_free(e);
+out_fput:
+	fput(file);
+	return ret;
+}
+
+/**
+ * dunwind_registry_session_close() - drop every table reference of a session
+ * @s:	the closing session
+ *
+ * Context: release (may sleep).
+ */
+void dunwind_registry_session_close(struct dunwind_session *s)
+{
+	struct dunwind_reg *e;
+	unsigned int i;
+
+	mutex_lock(&dunwind_reg_lock);
+	for (i = 0; i < s->nr_regs; i++) {
+		e = dunwind_reg_find_locked(s->regs[i].dev, s->regs[i].ino);
+		if (!WARN_ON_ONCE(!e))
+			dunwind_reg_put_locked(e);
+	}
+	kfree(s->regs);
+	s->regs = NULL;
+	s->nr_regs = 0;
+	s->cap_regs = 0;
+	mutex_unlock(&dunwind_reg_lock);
+}
+
+/**
+ * dunwind_registry_lookup() - the serial of the table for a file, if any
+ * @dev:	device of the mapped file
+ * @ino:	inode of the mapped file
+ * @build_id:	the mapped image's build-id, or NULL if it has none in memory
+ * @build_id_size: its size
+ *
+ * Context: any but NMI.
+ * Return: a non-zero serial for dunwind_registry_find(), or 0.
+ */
+u64 dunwind_registry_lookup(dev_t dev, unsigned long ino, const u8 *build_id,
+			    u32 build_id_size)
+{
+	struct dunwind_reg *e;
+	u64 serial = 0;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(dunwind_reg_hash, e, node, dunwind_reg_hash_key(dev, ino)) {
+		if (e->dev != dev || e->ino != ino)
+			continue;
+		if (!build_id || (e->build_id_size == build_id_size &&
+				  !memcmp(e->build_id, build_id, build_id_size)))
+			serial = e->serial;
+		break;
+	}
+	rcu_read_unlock();
+	return serial;
+}
+
+/**
+ * dunwind_registry_find() - SFrame row for @vaddr in the table @serial
+ * @dev:	device of the mapped file
+ * @ino:	inode of the mapped file
+ * @serial:	from dunwind_registry_lookup()
+ * @vaddr:	the PC as an ELF virtual address of that file
+ * @row:	result
+ *
+ * Context: any but NMI; does not sleep.
+ * Return: 0, -ENOENT (no such table any more, or no row), or the decoder's error.
+ */
+int dunwind_registry_find(dev_t dev, unsigned long ino, u64 serial, u64 vaddr,
+			  struct dunwind_sframe_row *row)
+{
+	struct dunwind_reg *e;
+	int ret = -ENOENT;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(dunwind_reg_hash, e, node, dunwind_reg_hash_key(dev, ino)) {
+		if (e->serial == serial) {
+			ret = dunwind_sframe_find(&e->table, vaddr, row);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * dunwind_registry_stats() - tables registered and the bytes they hold
+ * @tables:	result
+ * @bytes:	result
+ *
+ * Context: process.
+ */
+void dunwind_registry_stats(u64 *tables, u64 *bytes)
+{
+	mutex_lock(&dunwind_reg_lock);
+	*tables = dunwind_reg_count;
+	*bytes = dunwind_reg_bytes;
+	mutex_unlock(&dunwind_reg_lock);
+}
+
+/**
+ * dunwind_registry_exit() - free every table left (the pinned ones)
+ *
+ * Context: module exit: no session exists, no walk can run.
+ */
+void dunwind_registry_exit(void)
+{
+	struct hlist_node *tmp;
+	struct dunwind_reg *e;
+	int bkt;
+
+	mutex_lock(&dunwind_reg_lock);
+	hash_for_each_safe(dunwind_reg_hash, bkt, tmp, e, node) {
+		WARN_ON_ONCE(e->owners != (e->pinned ? 1 : 0));
+		hash_del(&e->node);
+		dunwind_reg_free(e);
+	}
+	dunwind_reg_bytes = 0;
+	dunwind_reg_count = 0;
+	mutex_unlock(&dunwind_reg_lock);
+}
