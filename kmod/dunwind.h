@@ -108,6 +108,7 @@ struct dunwind_elf_info {
 int dunwind_elf_parse(const struct dunwind_elf_src *src, bool mapped,
 		      struct dunwind_elf_info *info);
 int dunwind_elf_parse_user(unsigned long ehdr, struct dunwind_elf_info *info);
+unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_struct *vma);
 int dunwind_elf_parse_file(struct file *file, struct dunwind_elf_info *info);
 
 /* kmod/sframe.c: SFrame tables found in the walked process's memory. */
@@ -162,6 +163,21 @@ void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c);
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			unsigned long pc, struct dunwind_urule *rule);
 
+/* kmod/mmap.c: MMAP records for the mappings user IPs fall in. */
+#define DUNWIND_MMAP_SEEN	1024	/* mappings remembered as reported, per session */
+
+struct dunwind_mmap_key {
+	struct mm_struct *mm;		/* compared, never dereferenced */
+	unsigned long start, end, pgoff;
+	struct file *file;		/* compared, never dereferenced */
+	unsigned long gen;		/* the session's exec generation */
+};
+
+struct dunwind_mmap_seen {
+	spinlock_t lock;		/* Guards @keys */
+	struct dunwind_mmap_key *keys;	/* DUNWIND_MMAP_SEEN, direct-mapped */
+};
+
 /* kmod/session.c: one open of /dev/dunwind. */
 enum dunwind_counter {
 	DW_CNT_SAMPLES,
@@ -208,6 +224,11 @@ struct dunwind_session {
 		unsigned long ino;
 	} *regs;
 	unsigned int nr_regs, cap_regs;
+	struct dunwind_mmap_seen mmap_seen;
+	atomic_t exec_gen;		/* bumped at every exec in the target */
+	pid_t target_tgid;		/* init-namespace ids, set at START */
+	pid_t target_tid;		/* 0 when following a thread group */
+	bool events_on;			/* tracepoint probes registered */
 	atomic64_t cnt[DW_CNT_MAX];
 };
 
@@ -223,6 +244,17 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg);
 int dunwind_session_start(struct dunwind_session *s);
 int dunwind_session_stop(struct dunwind_session *s);
 int dunwind_session_stats(struct dunwind_session *s, void __user *arg);
+
+int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
+void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
+void dunwind_mmap_report(struct dunwind_session *s, const u64 *ips, unsigned int nr);
+
+/* kmod/events.c: COMM, FORK and EXIT records from scheduler tracepoints. */
+int dunwind_events_init(void);
+int dunwind_events_start(struct dunwind_session *s);
+void dunwind_events_stop(struct dunwind_session *s);
+void dunwind_events_comm(struct dunwind_session *s, struct task_struct *task,
+			 const char *comm, u16 misc);
 
 /* kmod/registry.c: SFrame tables registered by user space, per file. */
 int dunwind_registry_register(struct dunwind_session *s, const void __user *arg);

@@ -8,6 +8,7 @@
  */
 #include <linux/elf.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "dunwind.h"
@@ -121,6 +122,32 @@ int dunwind_elf_parse(const struct dunwind_elf_src *src, bool mapped,
 		}
 		dunwind_elf_build_id(src, off, note_len[i], info);
 	}
+	return 0;
+}
+
+/**
+ * dunwind_elf_mapped_header() - where @vma's file has its offset 0 mapped
+ * @mm:		the address space, mmap lock held
+ * @vma:	a file mapping in @mm
+ *
+ * The usual layout maps a file's segments at one bias, so offset 0 sits
+ * at vm_start - pgoff; it counts only if a mapping of the same file with
+ * offset 0 really starts there.
+ * Context: mmap lock held (read).
+ * Return: the user address of the ELF header, or 0.
+ */
+unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vm_area_struct *hvma;
+	unsigned long base;
+
+	mmap_assert_locked(mm);
+	if (!vma->vm_file || (vma->vm_pgoff << PAGE_SHIFT) > vma->vm_start)
+		return 0;
+	base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+	hvma = find_vma(mm, base);
+	if (hvma && hvma->vm_start == base && hvma->vm_file == vma->vm_file && !hvma->vm_pgoff)
+		return base;
 	return 0;
 }
 

@@ -91,6 +91,9 @@ static int __init dunwind_init(void)
 {
 	int ret;
 
+	ret = dunwind_events_init();
+	if (ret)
+		return ret;
 	ret = dunwind_sample_init();
 	if (ret)
 		return ret;

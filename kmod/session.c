@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "dunwind.h"
+#include "record.h"
 
 /**
  * dunwind_session_new() - allocate an unconfigured session
@@ -35,6 +36,7 @@ static void dunwind_session_free(struct kref *ref)
 {
 	struct dunwind_session *s = container_of(ref, struct dunwind_session, ref);
 
+	dunwind_mmap_free(&s->mmap_seen);
 	dunwind_sframe_cache_free(&s->sframe);
 	dunwind_pending_free(&s->pending);
 	dunwind_ring_free(&s->ring);
@@ -81,6 +83,12 @@ static int dunwind_config_check(struct dunwind_config *c)
 		return -EINVAL;
 	if (!is_power_of_2(c->max_pending) || c->max_pending < 16 ||
 	    c->max_pending > DUNWIND_MAX_PENDING)
+		return -EINVAL;
+	/* The ring must hold two of its largest records. */
+	if (((u64)c->ring_pages << PAGE_SHIFT) <
+	    2 * max3(dunwind_rec_user_stack_size(c->max_user_frames),
+		     dunwind_rec_sample_size(c->max_kernel_frames),
+		     dunwind_rec_mmap_size(DUNWIND_MMAP_PATH_MAX - 1)))
 		return -EINVAL;
 	return 0;
 }
@@ -137,12 +145,17 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	ret = dunwind_sframe_cache_init(&s->sframe);
 	if (ret)
 		goto out_free_ring;
+	ret = dunwind_mmap_init(&s->mmap_seen);
+	if (ret)
+		goto out_free_sframe;
 	s->cfg = cfg;
 	s->target = pid;
 	s->configured = true;
 	mutex_unlock(&s->lock);
 	return 0;
 
+out_free_sframe:
+	dunwind_sframe_cache_free(&s->sframe);
 out_free_ring:
 	dunwind_ring_free(&s->ring);
 out_free_pending:
@@ -248,6 +261,7 @@ static int dunwind_session_attach(struct dunwind_session *s, struct task_struct 
 	}
 	get_task_struct(task);
 	s->tasks[s->nr_tasks++] = task;
+	dunwind_events_comm(s, task, NULL, 0);
 	return 0;
 }
 
@@ -256,6 +270,7 @@ static void dunwind_session_detach(struct dunwind_session *s)
 	unsigned int i;
 
 	lockdep_assert_held(&s->lock);
+	dunwind_events_stop(s);
 	/* Releasing a parent event releases the events its threads inherited. */
 	for (i = 0; i < s->nr_events; i++)
 		perf_event_release_kernel(s->events[i]);
@@ -339,6 +354,12 @@ int dunwind_session_start(struct dunwind_session *s)
 	if (!task)
 		goto out_unlock;
 	dunwind_ring_set_stopped(&s->ring, false);
+	s->target_tgid = task_tgid_nr(task);
+	s->target_tid = s->cfg.pid ? 0 : task_pid_nr(task);
+	/* Probes first: a thread created while we attach is still seen. */
+	ret = dunwind_events_start(s);
+	if (ret)
+		goto out_put_task;
 	if (s->cfg.pid)
 		ret = dunwind_session_attach_group(s, task);
 	else
@@ -352,6 +373,7 @@ int dunwind_session_start(struct dunwind_session *s)
 
 out_detach:
 	dunwind_session_detach(s);
+out_put_task:
 	put_task_struct(task);
 out_unlock:
 	mutex_unlock(&s->lock);

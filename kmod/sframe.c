@@ -91,8 +91,7 @@ static u32 dunwind_sframe_slot(const struct dunwind_sframe_map *m)
 static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
 				     struct dunwind_sframe_map *key, unsigned long *ehdr)
 {
-	struct vm_area_struct *vma, *hvma;
-	unsigned long base;
+	struct vm_area_struct *vma;
 
 	*ehdr = 0;
 	if (mmap_read_lock_killable(mm))
@@ -111,14 +110,8 @@ static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
 		key->ino = file_inode(vma->vm_file)->i_ino;
 		key->dev = file_inode(vma->vm_file)->i_sb->s_dev;
 	}
-	if (vma->vm_file && (vma->vm_flags & VM_EXEC) &&
-	    (vma->vm_pgoff << PAGE_SHIFT) <= vma->vm_start) {
-		base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
-		hvma = find_vma(mm, base);
-		if (hvma && hvma->vm_start == base && hvma->vm_file == vma->vm_file &&
-		    !hvma->vm_pgoff)
-			*ehdr = base;
-	}
+	if (vma->vm_flags & VM_EXEC)
+		*ehdr = dunwind_elf_mapped_header(mm, vma);
 	mmap_read_unlock(mm);
 	return 0;
 }

@@ -291,9 +291,11 @@ static void dunwind_walk_user(struct dunwind_session *s, u64 cookie)
 		w.stop = DUNWIND_STOP_NO_MM;
 	} else {
 		w.ips = kmalloc_array(w.max, sizeof(u64), GFP_KERNEL);
-		if (w.ips)
+		if (w.ips) {
 			dunwind_walk_frames(s, task_pt_regs(current), &w);
-		else
+			/* Before the stack, so readers know its mappings first. */
+			dunwind_mmap_report(s, w.ips, w.nr);
+		} else
 			w.stop = DUNWIND_STOP_FAULT;	/* no memory for the frames */
 	}
 	dunwind_walk_record(s, cookie, &w);

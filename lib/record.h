@@ -19,6 +19,12 @@ static inline __u32 dunwind_rec_user_stack_size(__u32 nr)
 	return sizeof(struct dunwind_rec_user_stack) + nr * sizeof(__u64);
 }
 
+/* @path_len: bytes of the path without its NUL. */
+static inline __u32 dunwind_rec_mmap_size(__u32 path_len)
+{
+	return sizeof(struct dunwind_rec_mmap) + ((path_len + 1 + 7) & ~7U);
+}
+
 /*
  * dunwind_rec_check() - is @len bytes at @rec one well-formed record?
  * Checks the header (size, alignment) and, for known types, that the
@@ -54,6 +60,32 @@ static inline int dunwind_rec_check(const struct dunwind_rec_header *rec, __u64 
 	}
 	case DUNWIND_REC_LOST:
 		return rec->size == sizeof(struct dunwind_rec_lost) ? 0 : -22;
+	case DUNWIND_REC_MMAP: {
+		const struct dunwind_rec_mmap *m = (const void *)rec;
+		__u32 i, n = rec->size - sizeof(*m);
+
+		if (rec->size <= sizeof(*m) || n > DUNWIND_MMAP_PATH_MAX + 8 ||
+		    m->build_id_size > sizeof(m->build_id) || m->start >= m->end)
+			return -22;
+		for (i = 0; i < n; i++)	/* the path is NUL-terminated */
+			if (!m->path[i])
+				return 0;
+		return -22;
+	}
+	case DUNWIND_REC_COMM: {
+		const struct dunwind_rec_comm *c = (const void *)rec;
+		__u32 i;
+
+		if (rec->size != sizeof(*c))
+			return -22;
+		for (i = 0; i < sizeof(c->comm); i++)
+			if (!c->comm[i])
+				return 0;
+		return -22;
+	}
+	case DUNWIND_REC_FORK:
+	case DUNWIND_REC_EXIT:
+		return rec->size == sizeof(struct dunwind_rec_task) ? 0 : -22;
 	default:
 		return 0;
 	}

@@ -273,12 +273,57 @@ struct dunwind_rec_header {
  *		__u64 time;
  *		__u64 lost[8];		// by record type; [0] is the total
  *	};
+ *
+ * DUNWIND_REC_MMAP: a mapping of a target process, written before the
+ * first USER_STACK with an IP in it (again after an exec, or if the
+ * module's bounded memory of what it reported forgot it: readers keep
+ * the latest for a range).
+ *
+ *	struct dunwind_rec_mmap {
+ *		struct dunwind_rec_header hdr;	// misc: DUNWIND_MMAP_*
+ *		__u64 time;
+ *		__u32 pid;
+ *		__u32 prot;		// PROT_READ | PROT_WRITE | PROT_EXEC
+ *		__u64 start, end;	// [start, end) in the process
+ *		__u64 pgoff;		// file offset of start, bytes
+ *		__u64 ino;
+ *		__u32 dev_major, dev_minor;
+ *		__u32 build_id_size;	// 0: none found
+ *		__u8  build_id[20];	// the file's GNU build-id
+ *		char  path[];		// NUL-terminated, zero-padded to 8;
+ *					// "//anon" for anonymous memory
+ *	};
+ *
+ * DUNWIND_REC_COMM: a target thread's name: at START for every thread,
+ * for a new thread, on prctl(PR_SET_NAME) and on exec (misc:
+ * DUNWIND_COMM_EXEC: the process's earlier mappings are gone).
+ *
+ *	struct dunwind_rec_comm {
+ *		struct dunwind_rec_header hdr;
+ *		__u64 time;
+ *		__u32 pid, tid;
+ *		char comm[16];		// NUL-terminated
+ *	};
+ *
+ * DUNWIND_REC_FORK: a new thread of a followed thread group.
+ * DUNWIND_REC_EXIT: a target thread exited.
+ *
+ *	struct dunwind_rec_task {
+ *		struct dunwind_rec_header hdr;
+ *		__u64 time;
+ *		__u32 pid, tid;		// the new or exiting thread
+ *		__u32 ppid, ptid;	// FORK: the creating thread; EXIT: 0
+ *	};
  */
 enum dunwind_rec_type {
 	DUNWIND_REC_BUSY	= 0,
 	DUNWIND_REC_SAMPLE	= 1,
 	DUNWIND_REC_USER_STACK	= 2,
 	DUNWIND_REC_LOST	= 3,
+	DUNWIND_REC_MMAP	= 4,
+	DUNWIND_REC_COMM	= 5,
+	DUNWIND_REC_FORK	= 6,
+	DUNWIND_REC_EXIT	= 7,
 	DUNWIND_REC_MAX		= 8,	/* lost[] has this many slots */
 };
 
@@ -346,6 +391,47 @@ struct dunwind_rec_lost {
 	__u64 lost[DUNWIND_REC_MAX];
 };
 
+struct dunwind_rec_mmap {
+	struct dunwind_rec_header hdr;
+	__u64 time;
+	__u32 pid;
+	__u32 prot;
+	__u64 start;
+	__u64 end;
+	__u64 pgoff;
+	__u64 ino;
+	__u32 dev_major;
+	__u32 dev_minor;
+	__u32 build_id_size;
+	__u8 build_id[20];
+	char path[];
+};
+
+/* The mapped path was longer than DUNWIND_MMAP_PATH_MAX - 1 and was cut. */
+#define DUNWIND_MMAP_PATH_TRUNC		(1U << 0)
+/* The file is no longer reachable by its path (deleted or replaced). */
+#define DUNWIND_MMAP_DELETED		(1U << 1)
+#define DUNWIND_MMAP_PATH_MAX		1024
+
+struct dunwind_rec_comm {
+	struct dunwind_rec_header hdr;
+	__u64 time;
+	__u32 pid;
+	__u32 tid;
+	char comm[16];
+};
+
+#define DUNWIND_COMM_EXEC		(1U << 0)
+
+struct dunwind_rec_task {
+	struct dunwind_rec_header hdr;
+	__u64 time;
+	__u32 pid;
+	__u32 tid;
+	__u32 ppid;
+	__u32 ptid;
+};
+
 #ifndef __KERNEL__
 #define __DUNWIND_ASSERT(c, m) _Static_assert(c, m)
 #else
@@ -361,6 +447,9 @@ __DUNWIND_ASSERT(sizeof(struct dunwind_rec_header) == 8, "header");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_sample) == 64, "sample");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_user_stack) == 40, "user_stack");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_lost) == 80, "lost");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_mmap) == 88, "mmap");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_comm) == 40, "comm");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_task) == 32, "task");
 #undef __DUNWIND_ASSERT
 
 #endif /* _UAPI_LINUX_DUNWIND_H */

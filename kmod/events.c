@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * COMM, FORK and EXIT records, from the scheduler's tracepoints, so that a
+ * capture names its threads and knows when they came and went.
+ *
+ * The tracepoints are found by name at module load (their symbols are
+ * not exported).  A started session registers its probes with itself as
+ * data; probes run in the traced task's context with preemption off and
+ * only write to the ring (which never blocks).
+ */
+#include <linux/binfmts.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include "dunwind.h"
+
+static bool dunwind_events_ours(struct dunwind_session *s, struct task_struct *p)
+{
+	if (s->target_tid)
+		return task_pid_nr(p) == s->target_tid;
+	return task_tgid_nr(p) == s->target_tgid;
+}
+
+static void dunwind_events_task(struct dunwind_session *s, u32 type, struct task_struct *p,
+				struct task_struct *parent)
+{
+	struct dunwind_rec_task rec = {
+		.hdr = { .type = type, .size = sizeof(rec) },
+		.time = ktime_get_mono_fast_ns(),
+		.pid = task_tgid_nr(p),
+		.tid = task_pid_nr(p),
+	};
+
+	if (parent) {
+		rec.ppid = task_tgid_nr(parent);
+		rec.ptid = task_pid_nr(parent);
+	}
+	dunwind_ring_write(&s->ring, &rec, sizeof(rec), NULL, 0);
+}
+
+/**
+ * dunwind_events_comm() - write a COMM record
+ * @s:		session
+ * @task:	the thread
+ * @comm:	its name (at most TASK_COMM_LEN bytes are used), or NULL for
+ *		@task's current name
+ * @misc:	DUNWIND_COMM_EXEC or 0
+ *
+ * Context: process, or a tracepoint in @task's context; not NMI.
+ */
+void dunwind_events_comm(struct dunwind_session *s, struct task_struct *task,
+			 const char *comm, u16 misc)
+{
+	struct dunwind_rec_comm rec = {
+		.hdr = { .type = DUNWIND_REC_COMM, .misc = misc, .size = sizeof(rec) },
+		.time = ktime_get_mono_fast_ns(),
+		.pid = task_tgid_nr(task),
+		.tid = task_pid_nr(task),
+	};
+
+	BUILD_BUG_ON(sizeof(rec.comm) != TASK_COMM_LEN);
+	if (comm)
+		strscpy_pad(rec.comm, comm, sizeof(rec.comm));
+	else
+		__get_task_comm(rec.comm, sizeof(rec.comm), task);
+	dunwind_ring_write(&s->ring, &rec, sizeof(rec), NULL, 0);
+}
+
+static void dunwind_tp_fork(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	struct dunwind_session *s = data;
+
+	/* Only threads of a followed group: a forked process is not followed. */
+	if (s->target_tid || !dunwind_events_ours(s, child))
+		return;
+	dunwind_events_task(s, DUNWIND_REC_FORK, child, parent);
+	dunwind_events_comm(s, child, parent->comm, 0);
+}
+
+static void dunwind_tp_exit(void *data, struct task_struct *p)
+{
+	struct dunwind_session *s = data;
+
+	if (dunwind_events_ours(s, p))
+		dunwind_events_task(s, DUNWIND_REC_EXIT, p, NULL);
+}
+
+static void dunwind_tp_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	struct dunwind_session *s = data;
+
+	if (!dunwind_events_ours(s, p))
+		return;
+	/* Earlier MMAP records of this process no longer hold. */
+	atomic_inc(&s->exec_gen);
+	dunwind_events_comm(s, p, NULL, DUNWIND_COMM_EXEC);
+}
+
+static void dunwind_tp_rename(void *data, struct task_struct *task, const char *comm)
+{
+	struct dunwind_session *s = data;
+
+	if (dunwind_events_ours(s, task))
+		dunwind_events_comm(s, task, comm, 0);
+}
+
+static struct dunwind_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} dunwind_tracepoints[] = {
+	{ "sched_process_fork", dunwind_tp_fork },
+	{ "sched_process_exit", dunwind_tp_exit },
+	{ "sched_process_exec", dunwind_tp_exec },
+	{ "task_rename", dunwind_tp_rename },
+};
+
+static void dunwind_events_find(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++)
+		if (!strcmp(tp->name, dunwind_tracepoints[i].name))
+			dunwind_tracepoints[i].tp = tp;
+}
+
+/**
+ * dunwind_events_init() - find the tracepoints by name
+ *
+ * Context: module init.
+ * Return: 0, or -ENOENT if one is missing (a kernel without them).
+ */
+int dunwind_events_init(void)
+{
+	unsigned int i;
+
+	for_each_kernel_tracepoint(dunwind_events_find, NULL);
+	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++) {
+		if (!dunwind_tracepoints[i].tp) {
+			pr_err("dunwind: tracepoint %s not found\n", dunwind_tracepoints[i].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/**
+ * dunwind_events_start() - register the session's probes
+ * @s:	session, with target_tgid/target_tid set
+ *
+ * Context: ioctl (may sleep), session lock held.
+ * Return: 0, or the tracepoint core's error (nothing left registered).
+ */
+int dunwind_events_start(struct dunwind_session *s)
+{
+	unsigned int i;
+	int ret = 0;
+
+	lockdep_assert_held(&s->lock);
+	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++) {
+		ret = tracepoint_probe_register(dunwind_tracepoints[i].tp,
+						dunwind_tracepoints[i].probe, s);
+		if (ret)
+			break;
+	}
+	if (!ret) {
+		s->events_on = true;
+		return 0;
+	}
+	while (i--)
+		tracepoint_probe_unregister(dunwind_tracepoints[i].tp,
+					    dunwind_tracepoints[i].probe, s);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+/**
+ * dunwind_events_stop() - unregister the session's probes and wait for them
+ * @s:	session
+ *
+ * Context: ioctl or release (may sleep), session lock held.
+ */
+void dunwind_events_stop(struct dunwind_session *s)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&s->lock);
+	if (!s->events_on)
+		return;
+	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++)
+		tracepoint_probe_unregister(dunwind_tracepoints[i].tp,
+					    dunwind_tracepoints[i].probe, s);
+	/* No probe runs with @s after this. */
+	tracepoint_synchronize_unregister();
+	s->events_on = false;
+}

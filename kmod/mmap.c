@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MMAP records: the first time a walk finds a user IP in a mapping, tell
+ * the reader what the mapping is (range, file, offset, build-id, path), so
+ * that a capture symbolizes without the process, even after it exited.
+ *
+ * What was reported is remembered per session in a bounded direct-mapped
+ * set; a forgotten mapping is simply reported again.  An exec in the
+ * target bumps the session's generation, which is part of the key.
+ *
+ * Context: task_work of the walked thread (may sleep and fault).
+ */
+#include <linux/dcache.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/kdev_t.h>
+#include <linux/limits.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include "dunwind.h"
+#include "record.h"
+
+/**
+ * dunwind_mmap_init() - allocate the set of reported mappings
+ * @seen:	set
+ *
+ * Context: ioctl (may sleep).
+ * Return: 0, or -ENOMEM.
+ */
+int dunwind_mmap_init(struct dunwind_mmap_seen *seen)
+{
+	spin_lock_init(&seen->lock);
+	seen->keys = kvcalloc(DUNWIND_MMAP_SEEN, sizeof(*seen->keys), GFP_KERNEL_ACCOUNT);
+	return seen->keys ? 0 : -ENOMEM;
+}
+
+/**
+ * dunwind_mmap_free() - free what dunwind_mmap_init() allocated
+ * @seen:	set; no walk may use it
+ *
+ * Context: process.
+ */
+void dunwind_mmap_free(struct dunwind_mmap_seen *seen)
+{
+	kvfree(seen->keys);
+	seen->keys = NULL;
+}
+
+static u32 dunwind_mmap_slot(const struct dunwind_mmap_key *k)
+{
+	return hash_long(k->start ^ (unsigned long)k->mm ^ k->gen, 32) % DUNWIND_MMAP_SEEN;
+}
+
+static bool dunwind_mmap_is_seen(struct dunwind_mmap_seen *seen,
+				 const struct dunwind_mmap_key *k)
+{
+	bool hit;
+
+	spin_lock(&seen->lock);
+	hit = !memcmp(&seen->keys[dunwind_mmap_slot(k)], k, sizeof(*k));
+	spin_unlock(&seen->lock);
+	return hit;
+}
+
+static void dunwind_mmap_mark(struct dunwind_mmap_seen *seen, const struct dunwind_mmap_key *k)
+{
+	spin_lock(&seen->lock);
+	seen->keys[dunwind_mmap_slot(k)] = *k;
+	spin_unlock(&seen->lock);
+}
+
+/* The path of @file into @buf (PATH_MAX bytes), moved to its start. */
+static u32 dunwind_mmap_path(struct file *file, char *buf, u16 *misc)
+{
+	char *p = d_path(&file->f_path, buf, PATH_MAX);
+	size_t len;
+
+	if (IS_ERR(p)) {
+		strscpy(buf, "//unknown", PATH_MAX);
+		return strlen(buf);
+	}
+	len = strlen(p);
+	if (len > DUNWIND_MMAP_PATH_MAX - 1) {
+		len = DUNWIND_MMAP_PATH_MAX - 1;
+		*misc |= DUNWIND_MMAP_PATH_TRUNC;
+	}
+	memmove(buf, p, len);
+	if (d_unlinked(file->f_path.dentry))
+		*misc |= DUNWIND_MMAP_DELETED;
+	return len;
+}
+
+/*
+ * Report the mapping that holds @ip unless already reported.
+ * Sets [*lo, *hi) to its range.  Return: 0, or -errno (nothing written).
+ */
+static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char *buf,
+			    unsigned long *lo, unsigned long *hi)
+{
+	struct mm_struct *mm = current->mm;
+	struct dunwind_rec_mmap rec = {};
+	struct dunwind_elf_info info;
+	struct dunwind_mmap_key key = {};
+	struct vm_area_struct *vma;
+	struct file *file = NULL;
+	unsigned long ehdr = 0;
+	u32 len;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = find_vma(mm, ip);
+	if (!vma || vma->vm_start > ip) {
+		mmap_read_unlock(mm);
+		return -ENOENT;
+	}
+	key.mm = mm;
+	key.start = *lo = vma->vm_start;
+	key.end = *hi = vma->vm_end;
+	key.pgoff = vma->vm_pgoff;
+	key.file = vma->vm_file;
+	key.gen = atomic_read(&s->exec_gen);
+	if (dunwind_mmap_is_seen(&s->mmap_seen, &key)) {
+		mmap_read_unlock(mm);
+		return 0;
+	}
+	rec.start = vma->vm_start;
+	rec.end = vma->vm_end;
+	rec.pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	rec.prot = (vma->vm_flags & VM_READ ? PROT_READ : 0) |
+		   (vma->vm_flags & VM_WRITE ? PROT_WRITE : 0) |
+		   (vma->vm_flags & VM_EXEC ? PROT_EXEC : 0);
+	if (vma->vm_file) {
+		struct inode *inode = file_inode(vma->vm_file);
+
+		file = get_file(vma->vm_file);
+		rec.ino = inode->i_ino;
+		rec.dev_major = MAJOR(inode->i_sb->s_dev);
+		rec.dev_minor = MINOR(inode->i_sb->s_dev);
+		ehdr = dunwind_elf_mapped_header(mm, vma);
+	} else if ((unsigned long)mm->context.vdso == vma->vm_start) {
+		strscpy(buf, "[vdso]", PATH_MAX);
+		ehdr = vma->vm_start;
+	} else {
+		strscpy(buf, "//anon", PATH_MAX);
+	}
+	mmap_read_unlock(mm);
+
+	/* Faultable from here: the build-id is read from the mapped image. */
+	if (ehdr && !dunwind_elf_parse_user(ehdr, &info) && info.build_id_size) {
+		memcpy(rec.build_id, info.build_id, info.build_id_size);
+		rec.build_id_size = info.build_id_size;
+	}
+	if (file) {
+		len = dunwind_mmap_path(file, buf, &rec.hdr.misc);
+		fput(file);
+	} else {
+		len = strlen(buf);
+	}
+	memset(buf + len, 0, dunwind_rec_mmap_size(len) - sizeof(rec) - len);
+	rec.hdr.type = DUNWIND_REC_MMAP;
+	rec.hdr.size = dunwind_rec_mmap_size(len);
+	rec.time = ktime_get_mono_fast_ns();
+	rec.pid = task_tgid_nr(current);
+	if (dunwind_ring_write(&s->ring, &rec, sizeof(rec), buf, rec.hdr.size - sizeof(rec)))
+		return -ENOSPC;		/* counted as lost; reported again next time */
+	dunwind_mmap_mark(&s->mmap_seen, &key);
+	return 0;
+}
+
+/**
+ * dunwind_mmap_report() - MMAP records for the mappings of @ips not yet reported
+ * @s:		session
+ * @ips:	user IPs of one walk
+ * @nr:		how many
+ *
+ * Context: task_work (may sleep and fault), current's address space.
+ */
+void dunwind_mmap_report(struct dunwind_session *s, const u64 *ips, unsigned int nr)
+{
+	unsigned long lo[4] = {}, hi[4] = {};
+	unsigned int i, j, next = 0;
+	char *buf;
+
+	might_fault();
+	buf = kmalloc(PATH_MAX + 8, GFP_KERNEL);
+	if (!buf)
+		return;
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < ARRAY_SIZE(lo); j++)
+			if (ips[i] >= lo[j] && ips[i] < hi[j])
+				break;
+		if (j < ARRAY_SIZE(lo))
+			continue;
+		j = next++ % ARRAY_SIZE(lo);
+		if (dunwind_mmap_one(s, ips[i], buf, &lo[j], &hi[j]))
+			lo[j] = hi[j] = 0;
+	}
+	kfree(buf);
+}
