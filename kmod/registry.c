@@ -112,6 +112,8 @@ static struct dunwind_reg *dunwind_reg_new(const struct dunwind_sframe_reg *r)
 	src.ctx = e;
 	src.size = e->size;
 	ret = dunwind_sframe_open(&e->table, &src, r->sec_vaddr);
+	if (!ret && !(e->table.flags & DUNWIND_SFRAME_F_FDE_SORTED))
+		ret = -DUNWIND_SFRAME_EINVAL;	/* would be scanned linearly */
 	if (!ret)
 		ret = dunwind_sframe_validate(&e->table);
 	if (ret) {

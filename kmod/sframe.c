@@ -144,6 +144,9 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 	src.ctx = (void *)sec;
 	src.size = info.sframe_size;
 	ret = dunwind_sframe_open(&m->table, &src, sec);
+	/* Unsorted tables would be scanned linearly at every frame. */
+	if (!ret && !(m->table.flags & DUNWIND_SFRAME_F_FDE_SORTED))
+		ret = -DUNWIND_SFRAME_EINVAL;
 	if (!ret)
 		ret = dunwind_sframe_validate(&m->table);
 	if (ret) {

@@ -274,7 +274,8 @@ int dunwind_sframe_get_fde(const struct dunwind_sframe_table *t, __u32 idx,
 	if (fde->pc_type == DUNWIND_SFRAME_PC_MASK && !fde->rep_size)
 		return E(EINVAL);
 	/* Cheap bounds on the FRE walk: 2 bytes at least per FRE. */
-	if (fde->num_fres > t->num_fres || (__u64)fde->num_fres * 2 > fre_end - fde->fres_off)
+	if (fde->num_fres > t->num_fres || fde->num_fres > DUNWIND_SFRAME_MAX_FDE_FRES ||
+	    (__u64)fde->num_fres * 2 > fre_end - fde->fres_off)
 		return E(EINVAL);
 	base = t->sec_vaddr;
 	if (t->flags & DUNWIND_SFRAME_F_FDE_FUNC_START_PCREL) {

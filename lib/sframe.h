@@ -50,6 +50,11 @@
 #define DUNWIND_SFRAME_V1_REP_SIZE	16
 
 #define DUNWIND_SFRAME_MAX_WORDS	15	/* 4-bit count in the FRE info byte */
+/*
+ * FREs one FDE may have: bounds the scan of a lookup.  Real functions have
+ * a few dozen; a table claiming more is treated as malformed.
+ */
+#define DUNWIND_SFRAME_MAX_FDE_FRES	4096
 
 /* DWARF register numbers (AMD64) used in rules. */
 #define DUNWIND_SFRAME_REG_FP		6	/* %rbp */

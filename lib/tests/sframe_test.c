@@ -453,6 +453,42 @@ static int open_validate(const __u8 *p, size_t n)
 	return err ? err : dunwind_sframe_validate(&t);
 }
 
+/* An FDE with more FREs than DUNWIND_SFRAME_MAX_FDE_FRES is refused, so no lookup scans more. */
+static void test_fre_cap(void)
+{
+	static struct dw_sframe_enc_row rows[DUNWIND_SFRAME_MAX_FDE_FRES + 1];
+	struct dw_sframe_enc_opts o = { .version = 2, .flags = DUNWIND_SFRAME_F_FDE_SORTED,
+					.sec_vaddr = 0x400200 };
+	struct dw_sframe_enc_func f = { .start = 0x401000, .size = 2 * (DUNWIND_SFRAME_MAX_FDE_FRES + 1) };
+	__u32 i, n;
+
+	for (i = 0; i < DUNWIND_SFRAME_MAX_FDE_FRES + 1; i++) {
+		rows[i].pc_off = 2 * i;
+		rows[i].cfa = (struct dunwind_sframe_rule){ DUNWIND_SFRAME_RULE_REG,
+							    DUNWIND_SFRAME_REG_SP, 0, 0, 8 + 8 * (i % 4) };
+		rows[i].ra = (struct dunwind_sframe_rule){ DUNWIND_SFRAME_RULE_CFA, 0, 1, 0, -8 };
+	}
+	for (n = DUNWIND_SFRAME_MAX_FDE_FRES; n <= DUNWIND_SFRAME_MAX_FDE_FRES + 1; n++) {
+		__u8 *out = NULL;
+		size_t len = 0;
+		int err;
+
+		f.nrows = n;
+		f.rows = rows;
+		if (dw_sframe_encode(&o, &f, 1, &out, &len)) {
+			ok(0, "fre cap: encode %u rows", n);
+			continue;
+		}
+		err = open_validate(out, len);
+		if (n == DUNWIND_SFRAME_MAX_FDE_FRES)
+			ok(err == 0, "fre cap: an FDE with %u FREs is accepted (%d)", n, err);
+		else
+			ok(err == -DUNWIND_SFRAME_EINVAL, "fre cap: an FDE with %u FREs -> EINVAL (%d)",
+			   n, err);
+		free(out);
+	}
+}
+
 /* Lookups at many PCs never crash and stay consistent with what they say. */
 static int find_sane(const __u8 *p, size_t n)
 {
@@ -1024,6 +1060,7 @@ int main(int argc, char **argv)
 	test_spot();
 	test_encoder_limits();
 	test_hostile();
+	test_fre_cap();
 	test_tool(tool);
 	test_real(tool);
 	printf("%d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
