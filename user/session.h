@@ -33,5 +33,12 @@ int dw_session_poll(struct dw_session *s, int timeout_ms);
 typedef int (*dw_record_fn)(const struct dunwind_rec_header *rec, void *arg);
 int dw_session_drain(struct dw_session *s, dw_record_fn fn, void *arg);
 void dw_session_close(struct dw_session *s);
+/*
+ * Drain a ring that is already mapped (tests build one in memory): checks
+ * the control page, allocates @s->scratch.  Set @s->fd = -1 first when no
+ * device owns the mapping (dw_session_close() then leaves it mapped).
+ * 0, -EPROTO (inconsistent control page) or -ENOMEM.
+ */
+int dw_session_attach(struct dw_session *s, void *map, size_t map_len);
 
 #endif

@@ -16,4 +16,14 @@ struct dw_maps *dw_maps_load(int pid);
 const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off, const char **dso);
 void dw_maps_free(struct dw_maps *m);
 
+/* An empty set for mappings known otherwise (a capture's MMAP records). NULL on error. */
+struct dw_maps *dw_maps_new(void);
+/*
+ * Add [@start, @end) mapping @path at file offset @pgoff, replacing what it
+ * overlaps.  A non-empty @build_id that the file no longer has disables its
+ * symbols.  0, -EINVAL or -ENOMEM.
+ */
+int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff, const char *path,
+		const unsigned char *build_id, size_t build_id_size);
+
 #endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The dunwind capture file: a fixed header followed by the ring's records,
+ * byte for byte.  Documentation/capture.rst describes the format.
+ */
+#ifndef DW_CAPTURE_H
+#define DW_CAPTURE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/dunwind.h>
+
+#define DW_CAPTURE_MAGIC	"DUNWCAP"	/* 8 bytes with the NUL */
+#define DW_CAPTURE_VERSION	1
+#define DW_CAPTURE_ENDIAN	0x01020304U
+#define DW_CAPTURE_HEADER_MAX	4096		/* readers refuse larger headers */
+
+/*
+ * On-disk header, native byte order (see @endian), 128 bytes in version 1.
+ *
+ * @magic:		"DUNWCAP\0".
+ * @version:		DW_CAPTURE_VERSION.
+ * @header_size:	bytes from the start of the file to the first record;
+ *			a multiple of 8, >= 128, <= DW_CAPTURE_HEADER_MAX.
+ * @endian:		0x01020304 as the writer stored a u32.
+ * @page_size:		the recording machine's page size.
+ * @record_bytes:	bytes of records after the header (the rest of the file).
+ * @record_count:	number of records in those bytes.
+ * @created_realtime_ns: CLOCK_REALTIME when the capture was created.
+ * @created_monotonic_ns: CLOCK_MONOTONIC then (sample times use it).
+ * @created_boottime_ns: CLOCK_BOOTTIME then (to tell a reused pid).
+ * @pid, @tid:		the target, as passed to DUNWIND_IOC_CONFIG.
+ * @sample_freq, @sample_period: as passed to DUNWIND_IOC_CONFIG.
+ * @config_flags:	DUNWIND_CFG_* passed to DUNWIND_IOC_CONFIG.
+ * @max_user_frames, @ring_pages: as passed to DUNWIND_IOC_CONFIG.
+ * @boot_id:		/proc/sys/kernel/random/boot_id of the recording boot,
+ *			as 16 bytes; all zero if unknown.  Kernel addresses and
+ *			live /proc data only describe the capture on that boot.
+ * @__reserved:		zero.
+ */
+struct dw_capture_header {
+	char magic[8];
+	__u32 version;
+	__u32 header_size;
+	__u32 endian;
+	__u32 page_size;
+	__u64 record_bytes;
+	__u64 record_count;
+	__u64 created_realtime_ns;
+	__u64 created_monotonic_ns;
+	__u64 created_boottime_ns;
+	__s32 pid;
+	__s32 tid;
+	__u64 sample_freq;
+	__u64 sample_period;
+	__u32 config_flags;
+	__u32 max_user_frames;
+	__u32 ring_pages;
+	__u32 __reserved0;
+	__u8 boot_id[16];
+	__u64 __reserved;
+};
+_Static_assert(sizeof(struct dw_capture_header) == 128, "capture header");
+/* Documentation/capture.rst gives these offsets. */
+_Static_assert(__builtin_offsetof(struct dw_capture_header, record_bytes) == 24, "record_bytes");
+_Static_assert(__builtin_offsetof(struct dw_capture_header, created_boottime_ns) == 56, "boottime");
+_Static_assert(__builtin_offsetof(struct dw_capture_header, pid) == 64, "pid");
+_Static_assert(__builtin_offsetof(struct dw_capture_header, config_flags) == 88, "flags");
+_Static_assert(__builtin_offsetof(struct dw_capture_header, boot_id) == 104, "boot_id");
+
+struct dw_capture_writer {
+	FILE *f;
+	const char *path;
+	struct dw_capture_header hdr;
+};
+
+/*
+ * A capture file read and validated as a whole: @data holds the records,
+ * 8-byte aligned.  @err describes the first problem found.
+ */
+struct dw_capture_reader {
+	struct dw_capture_header hdr;
+	unsigned char *data;		/* record_bytes of records */
+	__u64 len;
+	__u64 pos;			/* iterator */
+	unsigned long skipped;		/* records of unknown type */
+	char err[256];
+};
+
+int dw_capture_create(struct dw_capture_writer *w, const char *path,
+		      const struct dunwind_config *cfg);
+int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
+int dw_capture_close(struct dw_capture_writer *w);
+
+int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len);
+int dw_capture_open(struct dw_capture_reader *r, const char *path);
+const struct dunwind_rec_header *dw_capture_next(struct dw_capture_reader *r);
+int dw_capture_same_boot(const struct dw_capture_header *h);
+void dw_capture_release(struct dw_capture_reader *r);
+
+#endif

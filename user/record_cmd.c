@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dunwind record: sample a command, a process or a thread and write every
+ * record of the ring to a capture file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "capture.h"
+#include "commands.h"
+#include "session.h"
+
+#define DW_POLL_MS		100	/* ring poll while recording */
+#define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
+#define DW_FINAL_IDLE_ROUNDS	5	/* ... this many times with nothing new */
+#define DW_FINAL_MAX_MS		2000	/* and never longer than this */
+
+struct record_opts {
+	unsigned long long freq, period;
+	const char *output;
+	const char *device;
+	unsigned int pages, max_stack;
+	int fp_only;
+	int pid, tid;
+	char **cmd;			/* NULL-terminated, or NULL */
+};
+
+struct record_state {
+	struct dw_capture_writer w;
+	unsigned long long samples, samples_cookie, samples_no_user, user_stacks;
+	unsigned long long by_type[DUNWIND_REC_MAX], other;
+	unsigned long long lost[DUNWIND_REC_MAX];
+	int write_err;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void record_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dunwind record [options] (-p PID | -t TID | [--] CMD [ARGS...])\n"
+		"  -F, --freq HZ          samples per second of CPU time (default 999)\n"
+		"  -c, --count NS         or: one sample per NS nanoseconds of CPU time\n"
+		"  -o, --output FILE      capture file (default dunwind.data)\n"
+		"  -m, --mmap-pages N     ring data pages, a power of two (default %u)\n"
+		"      --max-stack N      user frames per stack (default %u, max %u)\n"
+		"      --fp-only          walk user stacks with frame pointers only\n"
+		"  -p, --pid PID          profile this process (all its threads)\n"
+		"  -t, --tid TID          profile this thread only\n"
+		"      --device PATH      device node (default %s)\n",
+		DUNWIND_DEFAULT_RING_PAGES, DUNWIND_DEFAULT_USER_FRAMES, DUNWIND_MAX_USER_FRAMES,
+		DUNWIND_DEVICE);
+}
+
+/* Parse a decimal number in [min, max] into *v; 0 or -1 with a message. */
+static int parse_num(const char *opt, const char *s, unsigned long long min,
+		     unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || *v < min || *v > max) {
+		fprintf(stderr, "dunwind record: %s wants a number from %llu to %llu, not '%s'\n",
+			opt, min, max, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* A plain error about @what (a file, a system call). */
+static void report_file(const char *what, int err)
+{
+	fprintf(stderr, "dunwind: %s: %s\n", what, strerror(-err));
+}
+
+/* Say what went wrong with the device or session and what to do about it. */
+static void report(const struct record_opts *o, const char *what, int err)
+{
+	const char *dev = o->device ? o->device : DUNWIND_DEVICE;
+
+	switch (-err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		fprintf(stderr, "dunwind: %s not found: load the module (insmod kmod/dunwind.ko)\n",
+			dev);
+		break;
+	case EACCES:
+	case EPERM:
+		fprintf(stderr, "dunwind: %s: permission denied: profiling needs CAP_PERFMON "
+			"(or root), and permission to trace the target\n", what);
+		break;
+	case ESRCH:
+		fprintf(stderr, "dunwind: %s: no such process %d\n", what,
+			o->pid ? o->pid : o->tid);
+		break;
+	default:
+		report_file(what, err);
+	}
+}
+
+static int on_record(const struct dunwind_rec_header *rec, void *arg)
+{
+	struct record_state *st = arg;
+	int err, i;
+
+	if (rec->type < DUNWIND_REC_MAX)
+		st->by_type[rec->type]++;
+	switch (rec->type) {
+	case DUNWIND_REC_SAMPLE: {
+		const struct dunwind_rec_sample *s = (const void *)rec;
+
+		st->samples++;
+		if (s->cookie)
+			st->samples_cookie++;
+		else
+			st->samples_no_user++;
+		break;
+	}
+	case DUNWIND_REC_USER_STACK:
+		st->user_stacks++;
+		break;
+	case DUNWIND_REC_LOST: {
+		const struct dunwind_rec_lost *l = (const void *)rec;
+
+		for (i = 0; i < DUNWIND_REC_MAX; i++)
+			st->lost[i] += l->lost[i];
+		break;
+	}
+	case DUNWIND_REC_MMAP:
+	case DUNWIND_REC_COMM:
+	case DUNWIND_REC_FORK:
+	case DUNWIND_REC_EXIT:
+		break;
+	default:
+		st->other++;
+	}
+	err = dw_capture_write(&st->w, rec);
+	if (err) {
+		st->write_err = err;
+		return err;
+	}
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Drain once; on failure say why.  Records consumed, or -errno. */
+static int drain(struct dw_session *s, struct record_state *st, const struct record_opts *o)
+{
+	int n = dw_session_drain(s, on_record, st);
+
+	if (n >= 0)
+		return n;
+	if (st->write_err)
+		report_file(o->output, st->write_err);
+	else if (n == -EPROTO)
+		fprintf(stderr, "dunwind: the ring holds a malformed record: stopping "
+			"(a module bug: please report it)\n");
+	else
+		report(o, "reading the ring", n);
+	return n;
+}
+
+/* Is the thread @tid gone (for -t, when no pidfd can watch it)? */
+static int tid_gone(int tid)
+{
+	return kill(tid, 0) && errno == ESRCH;
+}
+
+static unsigned long long per(unsigned long long ns, unsigned long long n)
+{
+	return n ? ns / n : 0;
+}
+
+static void summary(const struct record_opts *o, const struct record_state *st,
+		    const struct dunwind_stats *ks, int have_stats)
+{
+	fprintf(stderr, "dunwind: %llu samples (%llu without a user part), %llu user stacks",
+		st->samples, st->samples_no_user, st->user_stacks);
+	if (st->user_stacks)
+		fprintf(stderr, ", %.2f samples per user walk",
+			(double)st->samples_cookie / (double)st->user_stacks);
+	fprintf(stderr, "\n");
+	fprintf(stderr, "dunwind: %llu mmap, %llu comm, %llu fork, %llu exit records",
+		st->by_type[DUNWIND_REC_MMAP], st->by_type[DUNWIND_REC_COMM],
+		st->by_type[DUNWIND_REC_FORK], st->by_type[DUNWIND_REC_EXIT]);
+	if (st->other)
+		fprintf(stderr, ", %llu of unknown type", st->other);
+	fprintf(stderr, "\n");
+	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
+		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],
+		st->lost[0] - st->lost[DUNWIND_REC_SAMPLE] - st->lost[DUNWIND_REC_USER_STACK]);
+	if (have_stats) {
+		fprintf(stderr,
+			"dunwind: module: %llu samples (%llu in user mode, %llu without a user "
+			"part, %llu pending-table full), %llu walks, %llu threads\n",
+			(unsigned long long)ks->samples, (unsigned long long)ks->samples_user,
+			(unsigned long long)ks->samples_no_user,
+			(unsigned long long)ks->pending_full, (unsigned long long)ks->walks,
+			(unsigned long long)ks->threads);
+		fprintf(stderr,
+			"dunwind: module: %llu user frames (%llu fp, %llu sframe), %.1f frames/walk; "
+			"handler %llu ns/sample, walk %llu ns/walk\n",
+			(unsigned long long)ks->user_frames, (unsigned long long)ks->fp_frames,
+			(unsigned long long)ks->sframe_frames,
+			ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
+			per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks));
+	}
+	fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
+		(unsigned long long)st->w.hdr.record_count,
+		(unsigned long long)st->w.hdr.record_bytes, o->output);
+}
+
+/* Fork @cmd stopped on a pipe; *@go releases it.  Child pid or -errno. */
+static int spawn(char **cmd, int *go)
+{
+	int p[2], pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);	/* the recorder gave up */
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "dunwind: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+static int exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static int do_record(const struct record_opts *o)
+{
+	struct dunwind_config cfg = { .size = sizeof(cfg) };
+	struct record_state st = { 0 };
+	struct dunwind_stats ks;
+	struct dw_session s = { .fd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int child = 0, go = -1, pidfd = -1, ret = 1, err, status = 0, reaped = 0;
+	int have_stats = 0, started = 0, idle;
+	long long t0;
+
+	cfg.flags = o->fp_only ? DUNWIND_CFG_FP_ONLY : 0;
+	cfg.sample_freq = o->freq;
+	cfg.sample_period = o->period;
+	cfg.max_user_frames = o->max_stack;
+	cfg.ring_pages = o->pages;
+	cfg.pid = o->pid;
+	cfg.tid = o->tid;
+	if (o->cmd) {
+		child = spawn(o->cmd, &go);
+		if (child < 0) {
+			report_file("fork", child);
+			return 1;
+		}
+		cfg.pid = child;
+	}
+	err = dw_session_open(&s, o->device, &cfg);
+	if (err) {
+		report(o, "opening the session", err);
+		goto out;
+	}
+	err = dw_capture_create(&st.w, o->output, &cfg);
+	if (err) {
+		report_file(o->output, err);
+		goto out;
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, cfg.pid ? cfg.pid : cfg.tid, 0);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	err = dw_session_start(&s);
+	if (err) {
+		report(o, "starting the session", err);
+		goto out_capture;
+	}
+	started = 1;
+	if (child) {
+		if (write(go, "g", 1) != 1) {
+			report_file("starting the command", -errno);
+			goto out_stop;
+		}
+		close(go);
+		go = -1;
+	}
+	ret = 0;
+	while (!stop_signal) {
+		struct pollfd p[2] = {
+			{ .fd = s.fd, .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
+		};
+		int n = poll(p, pidfd >= 0 ? 2 : 1, DW_POLL_MS);
+
+		if (n < 0 && errno != EINTR) {
+			report_file("poll", -errno);
+			ret = 1;
+			break;
+		}
+		if (drain(&s, &st, o) < 0) {
+			ret = 1;
+			break;
+		}
+		if (n > 0 && pidfd >= 0 && p[1].revents)
+			break;		/* the target exited */
+		if (pidfd < 0 && o->tid && tid_gone(o->tid))
+			break;
+	}
+out_stop:
+	err = dw_session_stop(&s);
+	if (err)
+		report(o, "stopping the session", err);
+	/* Walks pending at STOP still complete: collect them. */
+	t0 = now_ms();
+	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && now_ms() - t0 < DW_FINAL_MAX_MS;) {
+		int n = drain(&s, &st, o);
+
+		if (n < 0) {
+			ret = 1;
+			break;
+		}
+		idle = n ? 0 : idle + 1;
+		if (!n)
+			poll(NULL, 0, DW_FINAL_IDLE_MS);
+	}
+	have_stats = !dw_session_stats(&s, &ks);
+out_capture:
+	err = dw_capture_close(&st.w);
+	if (err && !ret) {
+		report_file(o->output, err);
+		ret = 1;
+	}
+	if (started)
+		summary(o, &st, &ks, have_stats);
+out:
+	if (go >= 0)
+		close(go);	/* a child still waiting exits 127 */
+	if (child > 0) {
+		if (stop_signal || ret) {
+			/* Ctrl-C usually reached the command too; make sure. */
+			if (waitpid(child, &status, WNOHANG) == child)
+				reaped = 1;
+			else
+				kill(child, SIGTERM);
+		}
+		if (!reaped)
+			while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+				;
+		if (!ret)
+			ret = exit_status(status);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	dw_session_close(&s);
+	return ret;
+}
+
+/**
+ * dw_cmd_record() - the 'record' subcommand
+ * @argc:	argument count, argv[0] is "record"
+ * @argv:	arguments
+ *
+ * Context: user space.
+ * Return: the exit status: the command's own when one was run and the
+ * recording succeeded, 0 when -p/-t was followed to its end or Ctrl-C,
+ * 1 if recording failed, 2 for a usage error.
+ */
+int dw_cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "max-stack", required_argument, NULL, 'S' },
+		{ "fp-only", no_argument, NULL, 'f' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "device", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct record_opts o = { .freq = 999, .output = "dunwind.data" };
+	unsigned long long v;
+	int c, targets, freq_set = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+F:c:o:m:p:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (parse_num("-F", optarg, 1, 1000000, &o.freq))
+				return 2;
+			freq_set = 1;
+			break;
+		case 'c':
+			if (parse_num("-c", optarg, 1, ULLONG_MAX, &o.period))
+				return 2;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'm':
+			if (parse_num("-m", optarg, 1, DUNWIND_MAX_RING_PAGES, &v))
+				return 2;
+			if (v & (v - 1)) {
+				fprintf(stderr,
+					"dunwind record: -m wants a power of two, not %llu\n", v);
+				return 2;
+			}
+			o.pages = (unsigned int)v;
+			break;
+		case 'S':
+			if (parse_num("--max-stack", optarg, 1, DUNWIND_MAX_USER_FRAMES, &v))
+				return 2;
+			o.max_stack = (unsigned int)v;
+			break;
+		case 'f':
+			o.fp_only = 1;
+			break;
+		case 'p':
+		case 't':
+			if (parse_num(c == 'p' ? "-p" : "-t", optarg, 1, INT_MAX, &v))
+				return 2;
+			*(c == 'p' ? &o.pid : &o.tid) = (int)v;
+			break;
+		case 'D':
+			o.device = optarg;
+			break;
+		case 'h':
+			record_usage(stdout);
+			return 0;
+		default:
+			record_usage(stderr);
+			return 2;
+		}
+	}
+	if (o.period && freq_set) {
+		fprintf(stderr, "dunwind record: give -F HZ or -c NS, not both\n");
+		return 2;
+	}
+	if (o.period)
+		o.freq = 0;
+	if (optind < argc)
+		o.cmd = argv + optind;
+	targets = !!o.pid + !!o.tid + !!o.cmd;
+	if (targets != 1) {
+		fprintf(stderr,
+			"dunwind record: give exactly one target: -p PID, -t TID or a command\n");
+		record_usage(stderr);
+		return 2;
+	}
+	return do_record(&o);
+}
