@@ -133,6 +133,7 @@ struct dunwind_sframe_map {
 	u8 state;			/* DUNWIND_SMAP_* */
 	struct dunwind_sframe_table table;	/* DUNWIND_SMAP_OK */
 	u64 reg_serial;			/* DUNWIND_SMAP_REG: registry entry */
+	u64 reg_gen;			/* DUNWIND_SMAP_NONE: registry as of then */
 	unsigned long bias;		/* DUNWIND_SMAP_REG: run-time - ELF vaddr */
 };
 
@@ -264,6 +265,7 @@ u64 dunwind_registry_lookup(dev_t dev, unsigned long ino, const u8 *build_id,
 int dunwind_registry_find(dev_t dev, unsigned long ino, u64 serial, u64 vaddr,
 			  struct dunwind_sframe_row *row);
 void dunwind_registry_stats(u64 *tables, u64 *bytes);
+u64 dunwind_registry_gen(void);
 void dunwind_registry_exit(void);
 
 /* kmod/sample.c: the overflow handler. */

@@ -46,6 +46,19 @@ static u64 dunwind_reg_bytes;
 static u64 dunwind_reg_count;
 static atomic64_t dunwind_reg_serial = ATOMIC64_INIT(0);
 
+/**
+ * dunwind_registry_gen() - changes whenever a table is added
+ *
+ * Walks cache "no table for this mapping"; a new registration must be
+ * seen by them, so they compare this with the value they cached.
+ * Context: any.
+ * Return: the serial of the newest registration.
+ */
+u64 dunwind_registry_gen(void)
+{
+	return atomic64_read(&dunwind_reg_serial);
+}
+
 static u32 dunwind_reg_hash_key(dev_t dev, unsigned long ino)
 {
 	return hash_long(ino ^ ((unsigned long)dev << 20), 32);

@@ -125,6 +125,7 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 	int ret;
 
 	m->state = DUNWIND_SMAP_NONE;
+	m->reg_gen = dunwind_registry_gen();
 	if (!ehdr || dunwind_elf_parse_user(ehdr, &info))
 		return;
 	if (!info.sframe_size) {
@@ -190,7 +191,9 @@ static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_m
 
 	slot = dunwind_sframe_slot(m);
 	spin_lock(&c->lock);
-	if (c->maps[slot].state && dunwind_sframe_same(&c->maps[slot], m)) {
+	if (c->maps[slot].state && dunwind_sframe_same(&c->maps[slot], m) &&
+	    (c->maps[slot].state != DUNWIND_SMAP_NONE ||
+	     c->maps[slot].reg_gen == dunwind_registry_gen())) {
 		*m = c->maps[slot];
 		spin_unlock(&c->lock);
 		return 0;

@@ -8,6 +8,6 @@
 
 int dw_cmd_record(int argc, char **argv);
 int dw_cmd_script(int argc, char **argv);
-int dw_cmd_sframe(int argc, char **argv);	/* optional: sframe_cmd.c */
+int dw_cmd_sframe(int argc, char **argv);
 
 #endif

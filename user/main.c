@@ -8,9 +8,6 @@
 
 #include "commands.h"
 
-/* Defined only when sframe_cmd.c is built in (the Makefile picks up *_cmd.c). */
-#pragma weak dw_cmd_sframe
-
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -20,7 +17,7 @@ struct command {
 static const struct command commands[] = {
 	{ "record", dw_cmd_record, "profile a command or process, write dunwind.data" },
 	{ "script", dw_cmd_script, "print the stitched stacks of a capture (perf script style)" },
-	{ "sframe", dw_cmd_sframe, "inspect the SFrame unwind data of an ELF file" },
+	{ "sframe", dw_cmd_sframe, "dump, look up, encode or generate (from .eh_frame) SFrame tables" },
 };
 
 static void usage(FILE *f)

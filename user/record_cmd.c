@@ -14,12 +14,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "capture.h"
 #include "commands.h"
 #include "session.h"
+#include "sframe_reg.h"
 
 #define DW_POLL_MS		100	/* ring poll while recording */
 #define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
@@ -32,6 +34,7 @@ struct record_opts {
 	const char *device;
 	unsigned int pages, max_stack;
 	int fp_only;
+	int no_gen;			/* --no-gen-sframe */
 	int pid, tid;
 	char **cmd;			/* NULL-terminated, or NULL */
 };
@@ -42,6 +45,12 @@ struct record_state {
 	unsigned long long by_type[DUNWIND_REC_MAX], other;
 	unsigned long long lost[DUNWIND_REC_MAX];
 	int write_err;
+	/* SFrame tables generated for libraries without .sframe. */
+	int dev_fd;			/* < 0: do not register */
+	struct { unsigned long long dev, ino; } tried[256];
+	unsigned int nr_tried;
+	unsigned int reg_files, reg_ok, reg_cache, reg_gen, reg_failed;
+	unsigned long long reg_ns;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -61,6 +70,8 @@ static void record_usage(FILE *f)
 		"  -m, --mmap-pages N     ring data pages, a power of two (default %u)\n"
 		"      --max-stack N      user frames per stack (default %u, max %u)\n"
 		"      --fp-only          walk user stacks with frame pointers only\n"
+		"      --no-gen-sframe    do not generate SFrame tables for libraries that\n"
+		"                         lack .sframe (libc...) from their .eh_frame\n"
 		"  -p, --pid PID          profile this process (all its threads)\n"
 		"  -t, --tid TID          profile this thread only\n"
 		"      --device PATH      device node (default %s)\n",
@@ -116,6 +127,67 @@ static void report(const struct record_opts *o, const char *what, int err)
 	}
 }
 
+/* Account for one file's registration; stop trying on a module without the ioctl. */
+static void reg_account(struct record_state *st, const struct dw_sframe_reg_file *f)
+{
+	st->reg_files++;
+	st->reg_ns += f->gen_ns + f->load_ns + f->reg_ns;
+	if (!f->err || f->err == -EEXIST)
+		st->reg_ok++;
+	else
+		st->reg_failed++;
+	if (f->source == DW_SFRAME_SRC_CACHE)
+		st->reg_cache++;
+	else if (f->source == DW_SFRAME_SRC_GENERATED)
+		st->reg_gen++;
+	if (f->err == -ENOTTY) {
+		fprintf(stderr, "dunwind: %s\n", dw_sframe_reg_strerror(f->err));
+		st->dev_fd = -1;
+	}
+}
+
+/* A new executable file mapping: give the module a table if it has no .sframe. */
+static void reg_mapping(struct record_state *st, const struct dunwind_rec_mmap *m)
+{
+	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
+	struct dw_sframe_reg_file f;
+	unsigned int i;
+
+	if (st->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
+	    (m->hdr.misc & DUNWIND_MMAP_DELETED))
+		return;
+	for (i = 0; i < st->nr_tried; i++)
+		if (st->tried[i].ino == m->ino &&
+		    st->tried[i].dev == ((unsigned long long)m->dev_major << 32 | m->dev_minor))
+			return;
+	if (st->nr_tried == sizeof(st->tried) / sizeof(st->tried[0]))
+		return;
+	st->tried[st->nr_tried].dev = (unsigned long long)m->dev_major << 32 | m->dev_minor;
+	st->tried[st->nr_tried++].ino = m->ino;
+	if (dw_sframe_register_file(st->dev_fd, m->path, &ro, &f) == -ENOEXEC)
+		return;			/* not ELF: nothing to say */
+	if (!f.err && f.source == DW_SFRAME_SRC_NONE)
+		return;			/* has its own .sframe */
+	reg_account(st, &f);
+}
+
+/* Before START: tables for what the target (or, for -- CMD, we) already map. */
+static void reg_initial(struct record_state *st, int pid)
+{
+	struct dw_sframe_reg_pid res;
+	unsigned int i;
+	int err;
+
+	err = dw_sframe_register_pid(st->dev_fd, pid, NULL, &res);
+	for (i = 0; i < res.nfiles; i++)
+		if (res.files[i].source != DW_SFRAME_SRC_NONE || res.files[i].err)
+			reg_account(st, &res.files[i]);
+	if (err && err != -ENOTTY)
+		fprintf(stderr, "dunwind: SFrame tables for pid %d: %s\n", pid,
+			dw_sframe_reg_strerror(err));
+	dw_sframe_reg_pid_free(&res);
+}
+
 static int on_record(const struct dunwind_rec_header *rec, void *arg)
 {
 	struct record_state *st = arg;
@@ -145,6 +217,8 @@ static int on_record(const struct dunwind_rec_header *rec, void *arg)
 		break;
 	}
 	case DUNWIND_REC_MMAP:
+		reg_mapping(st, (const void *)rec);
+		break;
 	case DUNWIND_REC_COMM:
 	case DUNWIND_REC_FORK:
 	case DUNWIND_REC_EXIT:
@@ -211,6 +285,11 @@ static void summary(const struct record_opts *o, const struct record_state *st,
 	if (st->other)
 		fprintf(stderr, ", %llu of unknown type", st->other);
 	fprintf(stderr, "\n");
+	if (st->reg_files)
+		fprintf(stderr, "dunwind: SFrame tables for %u files without .sframe: %u registered "
+			"(%u from the cache, %u generated), %u failed, %.1f ms\n",
+			st->reg_files, st->reg_ok, st->reg_cache, st->reg_gen, st->reg_failed,
+			st->reg_ns / 1e6);
 	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
 		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],
 		st->lost[0] - st->lost[DUNWIND_REC_SAMPLE] - st->lost[DUNWIND_REC_USER_STACK]);
@@ -313,6 +392,9 @@ static int do_record(const struct record_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	st.dev_fd = o->no_gen ? -1 : s.fd;
+	if (st.dev_fd >= 0)
+		reg_initial(&st, o->cmd ? getpid() : (cfg.pid ? cfg.pid : cfg.tid));
 	err = dw_session_start(&s);
 	if (err) {
 		report(o, "starting the session", err);
@@ -417,6 +499,7 @@ int dw_cmd_record(int argc, char **argv)
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "max-stack", required_argument, NULL, 'S' },
 		{ "fp-only", no_argument, NULL, 'f' },
+		{ "no-gen-sframe", no_argument, NULL, 'G' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "device", required_argument, NULL, 'D' },
@@ -459,6 +542,9 @@ int dw_cmd_record(int argc, char **argv)
 			break;
 		case 'f':
 			o.fp_only = 1;
+			break;
+		case 'G':
+			o.no_gen = 1;
 			break;
 		case 'p':
 		case 't':

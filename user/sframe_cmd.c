@@ -25,6 +25,7 @@
 
 #include "../lib/sframe.h"
 #include "../lib/sframe_enc.h"
+#include "sframe_gen.h"
 
 #ifndef PT_GNU_SFRAME
 #define PT_GNU_SFRAME 0x6474e554
@@ -45,6 +46,7 @@ struct sf_args {
 	__u64 vaddr;
 	int version;
 	int pcrel;		/* -1 default */
+	unsigned int gen_flags;	/* DW_SFRAME_GEN_* */
 	const char *out;
 	const char *file;
 	int npcs;
@@ -379,7 +381,10 @@ static void usage(FILE *fp)
 		"       dunwind sframe find   [--raw --vaddr ADDR] FILE PC...\n"
 		"       dunwind sframe encode [--raw --vaddr ADDR] --version 1|2|3\n"
 		"                             [--pcrel|--no-pcrel] -o OUT FILE\n"
-		"FILE is an ELF file with .sframe, or with --raw a bare section mapped at ADDR.\n");
+		"       dunwind sframe gen    [--version 2|3] [--abs] [--no-debug-frame] -o OUT FILE\n"
+		"FILE is an ELF file with .sframe, or with --raw a bare section mapped at ADDR.\n"
+		"gen writes a bare section generated from FILE's .eh_frame/.debug_frame and\n"
+		"prints the address it is relative to (use it with dump --raw --vaddr).\n");
 }
 
 static int parse_args(int argc, char **argv, struct sf_args *a, int want_pcs)
@@ -407,6 +412,10 @@ static int parse_args(int argc, char **argv, struct sf_args *a, int want_pcs)
 			a->pcrel = 1;
 		} else if (!strcmp(s, "--no-pcrel")) {
 			a->pcrel = 0;
+		} else if (!strcmp(s, "--abs")) {
+			a->gen_flags |= DW_SFRAME_GEN_ABS;
+		} else if (!strcmp(s, "--no-debug-frame")) {
+			a->gen_flags |= DW_SFRAME_GEN_NO_DEBUG_FRAME;
 		} else if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc) {
 			a->out = argv[++i];
 		} else if (s[0] == '-' && s[1]) {
@@ -630,6 +639,41 @@ out:
 	return err ? 1 : 0;
 }
 
+/* dunwind sframe gen: SFrame from the file's DWARF CFI, for registration. */
+static int do_gen(int argc, char **argv)
+{
+	struct dw_sframe_gen_opts o = {};
+	struct dw_sframe_gen_result r;
+	struct sf_args a;
+	FILE *out;
+	int err;
+
+	if (parse_args(argc, argv, &a, 0))
+		return 2;
+	if (!a.out || a.raw || (a.version && a.version != 2 && a.version != 3)) {
+		fprintf(stderr, "dunwind sframe gen: wants -o OUT, an ELF FILE and --version 2 or 3\n");
+		return 2;
+	}
+	o.version = a.version;
+	o.flags = a.gen_flags;
+	err = dw_sframe_gen(a.file, &o, &r);
+	if (err) {
+		fprintf(stderr, "dunwind sframe gen: %s: %s\n", a.file, strerror(-err));
+		return 1;
+	}
+	out = fopen(a.out, "wb");
+	if (!out || fwrite(r.table, 1, r.table_size, out) != r.table_size || fclose(out)) {
+		fprintf(stderr, "dunwind sframe gen: cannot write %s: %s\n", a.out, strerror(errno));
+		dw_sframe_gen_free(&r);
+		return 1;
+	}
+	fprintf(stderr, "%s: SFrame v%u, %zu bytes, relative to vaddr %#llx\n", a.out, r.version,
+		r.table_size, (unsigned long long)r.sec_vaddr);
+	dw_sframe_gen_print_stats(stderr, &r);
+	dw_sframe_gen_free(&r);
+	return 0;
+}
+
 /**
  * dw_cmd_sframe() - `dunwind sframe VERB ...`.
  * @argc, @argv: argv[0] is "sframe", argv[1] the verb.
@@ -649,6 +693,8 @@ int dw_cmd_sframe(int argc, char **argv)
 		return do_find(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "encode"))
 		return do_encode(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "gen"))
+		return do_gen(argc - 2, argv + 2);
 	fprintf(stderr, "dunwind sframe: unknown verb '%s' (dump, find, encode)\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -483,7 +483,7 @@ int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe
 		if (fd < 0) {
 			err = -errno;
 		} else {
-			err = reg_fd(dev_fd, fd, o, 0, res);
+			err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), res);
 			close(fd);
 		}
 	}

@@ -13,7 +13,9 @@
 /* dw_sframe_reg_opts.flags */
 #define DW_SFRAME_REG_PIN	(1U << 0)	/* DUNWIND_REG_PIN: outlive the session */
 #define DW_SFRAME_REG_NO_CACHE	(1U << 1)	/* neither read nor write the cache */
-#define DW_SFRAME_REG_ALL	(DW_SFRAME_REG_PIN | DW_SFRAME_REG_NO_CACHE)
+/* dw_sframe_register_file(): leave a file with its own PT_GNU_SFRAME alone. */
+#define DW_SFRAME_REG_SKIP_OWN	(1U << 2)
+#define DW_SFRAME_REG_ALL	(DW_SFRAME_REG_PIN | DW_SFRAME_REG_NO_CACHE | DW_SFRAME_REG_SKIP_OWN)
 
 /*
  * struct dw_sframe_reg_opts - how to register.
