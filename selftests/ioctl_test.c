@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl_test: every way to misuse the dunwind device fails with its
+ * documented errno (uapi/linux/dunwind.h), and the valid paths succeed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "records.h"
+
+/* The config followed by a tail the module does not know. */
+struct big_config {
+	struct dunwind_config cfg;
+	__u64 tail[2];
+};
+
+FIXTURE(dev) {
+	int fd;
+	struct dunwind_config cfg;
+	long page;
+};
+
+FIXTURE_SETUP(dev)
+{
+	self->page = sysconf(_SC_PAGESIZE);
+	self->fd = open(DUNWIND_DEVICE, O_RDWR | O_CLOEXEC);
+	if (self->fd < 0)
+		SKIP(return, "cannot open %s (%s): is the module loaded?", DUNWIND_DEVICE,
+		     strerror(errno));
+	dw_records_config(&self->cfg, getpid(), 0, 100);
+	self->cfg.ring_pages = 4;
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* ioctl() that returns -errno instead of -1. */
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+TEST_F(dev, unknown_ioctl_is_enotty)
+{
+	EXPECT_EQ(-ENOTTY, xioctl(self->fd, _IO(DUNWIND_IOC_MAGIC, 99), NULL));
+	EXPECT_EQ(-ENOTTY, xioctl(self->fd, _IO('T', 1), NULL));
+}
+
+TEST_F(dev, valid_config_and_mmap_succeed)
+{
+	size_t len = self->page * (1 + self->cfg.ring_pages);
+	struct dunwind_ring_ctrl *ctrl;
+
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	ctrl = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, ctrl);
+	EXPECT_EQ(DUNWIND_ABI_VERSION, ctrl->version);
+	EXPECT_EQ((__u64)self->page * self->cfg.ring_pages, ctrl->data_size);
+	EXPECT_EQ((__u64)self->page, ctrl->data_offset);
+	munmap(ctrl, len);
+}
+
+TEST_F(dev, config_smaller_than_ver0_is_einval)
+{
+	self->cfg.size = DUNWIND_CONFIG_SIZE_VER0 - 8;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	self->cfg.size = 0;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_larger_with_nonzero_tail_is_e2big)
+{
+	struct big_config big = { .cfg = self->cfg, .tail = { 0, 1 } };
+
+	big.cfg.size = sizeof(big);
+	EXPECT_EQ(-E2BIG, xioctl(self->fd, DUNWIND_IOC_CONFIG, &big));
+}
+
+TEST_F(dev, config_larger_with_zero_tail_is_accepted)
+{
+	struct big_config big = { .cfg = self->cfg };
+
+	big.cfg.size = sizeof(big);
+	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &big));
+}
+
+TEST_F(dev, config_nonzero_reserved_is_einval)
+{
+	self->cfg.__reserved[1] = 1;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_pid_and_tid_is_einval)
+{
+	self->cfg.tid = gettid();
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_neither_pid_nor_tid_is_einval)
+{
+	self->cfg.pid = 0;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_missing_pid_is_esrch)
+{
+	pid_t gone = fork();
+
+	ASSERT_GE(gone, 0);
+	if (gone == 0)
+		_exit(0);
+	ASSERT_EQ(gone, waitpid(gone, NULL, 0));
+	/* The reaped child's pid names no process now. */
+	self->cfg.pid = gone;
+	EXPECT_EQ(-ESRCH, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_missing_tid_is_esrch)
+{
+	pid_t gone = fork();
+
+	ASSERT_GE(gone, 0);
+	if (gone == 0)
+		_exit(0);
+	ASSERT_EQ(gone, waitpid(gone, NULL, 0));
+	self->cfg.pid = 0;
+	self->cfg.tid = gone;
+	EXPECT_EQ(-ESRCH, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_freq_and_period_is_einval)
+{
+	self->cfg.sample_period = 1000000;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_neither_freq_nor_period_is_einval)
+{
+	self->cfg.sample_freq = 0;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_ring_pages_not_power_of_two_is_einval)
+{
+	self->cfg.ring_pages = 3;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	self->cfg.ring_pages = DUNWIND_MAX_RING_PAGES * 2;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_unknown_flags_is_einval)
+{
+	self->cfg.flags = 1U << 31;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	self->cfg.flags = DUNWIND_CFG_ALL + 1;
+	if (self->cfg.flags & ~DUNWIND_CFG_ALL)
+		EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_frames_above_max_is_einval)
+{
+	self->cfg.max_user_frames = DUNWIND_MAX_USER_FRAMES + 1;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	self->cfg.max_user_frames = 0;
+	self->cfg.max_kernel_frames = DUNWIND_MAX_KERNEL_FRAMES + 1;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_twice_is_ebusy)
+{
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	EXPECT_EQ(-EBUSY, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, failed_config_leaves_session_configurable)
+{
+	self->cfg.ring_pages = 3;
+	ASSERT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	self->cfg.ring_pages = 4;
+	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, start_before_config_is_einval)
+{
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_START, NULL));
+}
+
+TEST_F(dev, mmap_before_config_is_einval)
+{
+	void *p = mmap(NULL, self->page * 5, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(dev, mmap_of_wrong_length_is_einval)
+{
+	void *p;
+
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	p = mmap(NULL, self->page * self->cfg.ring_pages, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, self->page * (2 + self->cfg.ring_pages), PROT_READ | PROT_WRITE,
+		 MAP_SHARED, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(dev, mmap_at_nonzero_offset_is_einval)
+{
+	void *p;
+
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	p = mmap(NULL, self->page * (1 + self->cfg.ring_pages), PROT_READ | PROT_WRITE,
+		 MAP_SHARED, self->fd, self->page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(dev, stats_reports_its_size)
+{
+	struct dunwind_stats st = { .size = sizeof(st) };
+
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_STATS, &st));
+	EXPECT_EQ(sizeof(st), st.size);
+	EXPECT_EQ(0, st.samples);
+}
+
+/* An older caller's smaller struct: filled up to its size, not beyond. */
+TEST_F(dev, stats_with_ver0_size_fills_only_ver0)
+{
+	union {
+		struct dunwind_stats st;
+		unsigned char bytes[sizeof(struct dunwind_stats) + 64];
+	} u;
+	size_t i;
+
+	memset(&u, 0xa5, sizeof(u));
+	u.st.size = DUNWIND_STATS_SIZE_VER0;
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_STATS, &u.st));
+	EXPECT_EQ(DUNWIND_STATS_SIZE_VER0, u.st.size);
+	EXPECT_EQ(0, u.st.samples);
+	for (i = DUNWIND_STATS_SIZE_VER0; i < sizeof(u); i++)
+		if (u.bytes[i] != 0xa5)
+			break;
+	EXPECT_EQ(sizeof(u), i) TH_LOG("byte %zu past the caller's size was written", i);
+}
+
+/* A newer caller's larger struct: the module fills what it knows, zeroes the rest. */
+TEST_F(dev, stats_with_larger_size_zeroes_the_tail)
+{
+	union {
+		struct dunwind_stats st;
+		unsigned char bytes[sizeof(struct dunwind_stats) + 64];
+	} u;
+	size_t i;
+
+	memset(&u, 0xa5, sizeof(u));
+	u.st.size = sizeof(u);
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_STATS, &u.st));
+	ASSERT_GE(u.st.size, DUNWIND_STATS_SIZE_VER0);
+	ASSERT_LE(u.st.size, sizeof(u));
+	for (i = u.st.size; i < sizeof(u); i++)
+		if (u.bytes[i])
+			break;
+	EXPECT_EQ(sizeof(u), i) TH_LOG("byte %zu past the module's size is not zero", i);
+}
+
+TEST_HARNESS_MAIN

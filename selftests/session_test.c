@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session_test: what a session follows and when: threads created after
+ * START, two sessions on one target, nothing after STOP.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "records.h"
+#include "workload.h"
+
+FIXTURE(session) {
+	int unused;
+};
+
+FIXTURE_SETUP(session)
+{
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+}
+
+FIXTURE_TEARDOWN(session)
+{
+}
+
+/* Samples with a user stack, of @pid, from a thread other than the leader. */
+static size_t count_new_thread_stacks(const struct dw_records *r, int pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct dunwind_rec_sample *s = (const void *)r->v[i];
+		const struct dunwind_rec_user_stack *u;
+
+		if (r->v[i]->type != DUNWIND_REC_SAMPLE || s->pid != (__u32)pid ||
+		    s->tid == (__u32)pid || !s->cookie)
+			continue;
+		if (dw_records_stacks_for(r, s->cookie, &u) == 1 && u->nr >= 2 &&
+		    u->tid == s->tid)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Profile the threads workload: START, then it creates 2 threads that spin
+ * for 1 s.  Fills @r with the records and @st with the counters read once
+ * the threads are done.  0 or -errno; *@pid gets the target's pid.
+ */
+static int profile_new_threads(struct dw_records *r, struct dunwind_stats *st, int *pid)
+{
+	const char *argv[] = { "2", "1000", NULL };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_session s;
+	int ret;
+
+	ret = dw_workload_start(&w, "threads", argv, 10000);
+	if (ret)
+		return ret;
+	*pid = w.pid;
+	dw_records_config(&cfg, w.pid, 0, 1000);
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (ret) {
+		dw_workload_stop(&w);
+		return ret;
+	}
+	ret = dw_session_start(&s);
+	if (!ret)
+		ret = dw_workload_send(&w, "go");
+	if (!ret)
+		ret = dw_records_collect(&s, r, 500);
+	if (!ret)
+		ret = dw_workload_expect(&w, "done", 20000);
+	if (!ret) {
+		memset(st, 0, sizeof(*st));
+		st->size = sizeof(*st);
+		ret = dw_session_stats(&s, st);
+	}
+	if (!ret)
+		ret = dw_session_stop(&s);
+	if (!ret)
+		ret = dw_records_collect(&s, r, 300);
+	dw_workload_stop(&w);
+	dw_session_close(&s);
+	return ret;
+}
+
+/* A pid target's threads created after START are sampled, with user stacks. */
+TEST_F_TIMEOUT(session, threads_created_after_start_are_sampled, 60)
+{
+	struct dw_records r = { 0 };
+	struct dunwind_stats st;
+	int ret, pid = 0;
+	size_t n;
+
+	ret = profile_new_threads(&r, &st, &pid);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	n = count_new_thread_stacks(&r, pid);
+	TH_LOG("%zu samples, %zu from new threads with a stack", r.nr_samples, n);
+	EXPECT_GE(n, 10);
+	dw_records_free(&r);
+}
+
+/* The threads counter includes the threads that inherited the event. */
+TEST_F_TIMEOUT(session, stats_count_inherited_threads, 60)
+{
+	struct dw_records r = { 0 };
+	struct dunwind_stats st;
+	int ret, pid = 0;
+
+	ret = profile_new_threads(&r, &st, &pid);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	EXPECT_GE(st.threads, 3)
+		TH_LOG("stats.threads %llu: the leader and 2 new threads had the event",
+		       (unsigned long long)st.threads);
+	dw_records_free(&r);
+}
+
+/* Threads that exit while sampled leave no sample without its user stack. */
+TEST_F_TIMEOUT(session, exiting_threads_leave_no_sample_without_its_stack, 60)
+{
+	struct dw_records r = { 0 };
+	struct dunwind_stats st;
+	size_t i, bad = 0, checked = 0;
+	int ret, pid = 0;
+
+	ret = profile_new_threads(&r, &st, &pid);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	ASSERT_EQ(0, r.lost) TH_LOG("records lost: the check needs all of them");
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_sample *s = (const void *)r.v[i];
+		size_t n;
+
+		if (r.v[i]->type != DUNWIND_REC_SAMPLE || !s->cookie)
+			continue;
+		checked++;
+		n = dw_records_stacks_for(&r, s->cookie, NULL);
+		if (n != 1 && bad++ < 5)
+			TH_LOG("tid %u cookie %llu flags %#x: %zu user stacks", s->tid,
+			       (unsigned long long)s->cookie, s->flags, n);
+	}
+	EXPECT_GE(checked, 10);
+	EXPECT_EQ(0, bad);
+	dw_records_free(&r);
+}
+
+/* A tid target: samples of that thread only, none of its siblings. */
+TEST_F_TIMEOUT(session, tid_target_samples_only_that_thread, 60)
+{
+	const char *argv[] = { "2", "1500", NULL };
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	size_t i, mine = 0, other = 0;
+	char line[64];
+	int ret, tid = 0;
+
+	ret = dw_workload_start(&w, "threads", argv, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start threads: %s", strerror(-ret));
+	ret = dw_workload_send(&w, "go");
+	while (!ret && !tid) {
+		ret = dw_workload_line(&w, line, sizeof(line), 10000);
+		if (!ret && sscanf(line, "tid %d", &tid) != 1)
+			tid = 0;
+	}
+	if (ret) {
+		dw_workload_stop(&w);
+		ASSERT_EQ(0, ret) TH_LOG("no tid from the workload: %s", strerror(-ret));
+	}
+	dw_records_config(&cfg, 0, tid, 1000);
+	ret = dw_records_profile(&r, &cfg, 800, NULL);
+	dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)r.v[i];
+
+		if (r.v[i]->type != DUNWIND_REC_SAMPLE)
+			continue;
+		if (sm->tid == (__u32)tid && sm->pid == (__u32)w.pid)
+			mine++;
+		else
+			other++;
+	}
+	TH_LOG("tid %d: %zu samples of it, %zu of others", tid, mine, other);
+	EXPECT_GE(mine, 50);
+	EXPECT_EQ(0, other);
+	dw_records_free(&r);
+}
+
+/* User stacks of @pid's samples that have a user stack with >= 3 frames. */
+static size_t count_full_stacks(const struct dw_records *r, int pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct dunwind_rec_sample *s = (const void *)r->v[i];
+		const struct dunwind_rec_user_stack *u;
+
+		if (r->v[i]->type != DUNWIND_REC_SAMPLE || s->pid != (__u32)pid || !s->cookie)
+			continue;
+		if (dw_records_stacks_for(r, s->cookie, &u) == 1 && u->nr >= 3)
+			n++;
+	}
+	return n;
+}
+
+/* Two sessions on one target both get samples with user stacks. */
+TEST_F_TIMEOUT(session, second_session_on_same_target, 60)
+{
+	struct dw_records r1 = { 0 }, r2 = { 0 };
+	struct dunwind_config cfg;
+	struct dw_session s1, s2;
+	struct dw_workload w;
+	size_t n1, n2;
+	int ret, i;
+
+	ret = dw_workload_start(&w, "fp_chain", NULL, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start fp_chain: %s", strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, 500);
+	ret = dw_session_open(&s1, NULL, &cfg);
+	if (ret) {
+		dw_workload_stop(&w);
+		ASSERT_EQ(0, ret);
+	}
+	ret = dw_session_open(&s2, NULL, &cfg);
+	if (!ret) {
+		ret = dw_session_start(&s1);
+		if (!ret)
+			ret = dw_session_start(&s2);
+		for (i = 0; !ret && i < 20; i++) {
+			ret = dw_records_collect(&s1, &r1, 50);
+			if (!ret)
+				ret = dw_records_collect(&s2, &r2, 50);
+		}
+		if (!ret)
+			ret = dw_session_stop(&s1);
+		if (!ret)
+			ret = dw_session_stop(&s2);
+		if (!ret)
+			ret = dw_records_collect(&s1, &r1, 200);
+		if (!ret)
+			ret = dw_records_collect(&s2, &r2, 100);
+		dw_session_close(&s2);
+	}
+	dw_session_close(&s1);
+	dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	n1 = count_full_stacks(&r1, w.pid);
+	n2 = count_full_stacks(&r2, w.pid);
+	TH_LOG("session 1: %zu samples, %zu with stacks; session 2: %zu, %zu", r1.nr_samples,
+	       n1, r2.nr_samples, n2);
+	EXPECT_GE(n1, 50);
+	EXPECT_GE(n2, 50);
+	dw_records_free(&r1);
+	dw_records_free(&r2);
+}
+
+/* After STOP (and its pending walks) the ring gets no more samples. */
+TEST_F_TIMEOUT(session, no_samples_after_stop, 60)
+{
+	struct dw_records before = { 0 }, after = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_session s;
+	int ret;
+
+	ret = dw_workload_start(&w, "fp_chain", NULL, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start fp_chain: %s", strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, 1000);
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (ret) {
+		dw_workload_stop(&w);
+		ASSERT_EQ(0, ret);
+	}
+	ret = dw_session_start(&s);
+	if (!ret)
+		ret = dw_records_collect(&s, &before, 500);
+	if (!ret)
+		ret = dw_session_stop(&s);
+	if (!ret)
+		ret = dw_records_collect(&s, &before, 300);
+	if (!ret)
+		ret = dw_records_collect(&s, &after, 700);
+	dw_session_close(&s);
+	dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	EXPECT_GE(before.nr_samples, 50);
+	EXPECT_EQ(0, after.nr_samples);
+	EXPECT_EQ(0, after.nr_stacks);
+	dw_records_free(&before);
+	dw_records_free(&after);
+}
+
+/*
+ * A ring nobody drains fills up: the module drops records, counts them,
+ * and writes a LOST record once there is room again.
+ */
+TEST_F_TIMEOUT(session, full_ring_reports_lost_records, 60)
+{
+	struct dunwind_stats st = { .size = sizeof(st) };
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_session s;
+	int ret;
+
+	ret = dw_workload_start(&w, "read_loop", NULL, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start read_loop: %s", strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, 0);
+	cfg.sample_period = 200000;
+	cfg.ring_pages = 1;
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (ret) {
+		dw_workload_stop(&w);
+		ASSERT_EQ(0, ret);
+	}
+	ret = dw_session_start(&s);
+	if (!ret) {
+		usleep(1000000);	/* fill the ring: nobody drains */
+		ret = dw_records_drain(&s, &r);
+	}
+	if (ret >= 0)
+		ret = dw_records_collect(&s, &r, 300);
+	if (!ret)
+		ret = dw_session_stop(&s);
+	if (!ret)
+		ret = dw_records_collect(&s, &r, 200);
+	if (!ret)
+		ret = dw_session_stats(&s, &st);
+	dw_session_close(&s);
+	dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	TH_LOG("%zu samples, %llu lost in LOST records, %llu lost in STATS", r.nr_samples,
+	       (unsigned long long)r.lost, (unsigned long long)st.lost[0]);
+	EXPECT_GT(r.lost, 0);
+	EXPECT_GE(st.lost[0], r.lost);
+	dw_records_free(&r);
+}
+
+TEST_HARNESS_MAIN
