@@ -60,8 +60,9 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	install -D -m 755 user/dunwind $(DESTDIR)$(PREFIX)/bin/dunwind
 
+# Kbuild's clean removes objects below M=: keep it to kmod/.
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
 	-$(MAKE) -C user clean
 	-$(MAKE) -C lib clean
 	-$(MAKE) -C selftests clean

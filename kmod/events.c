@@ -74,6 +74,8 @@ static void dunwind_tp_fork(void *data, struct task_struct *parent, struct task_
 	/* Only threads of a followed group: a forked process is not followed. */
 	if (s->target_tid || !dunwind_events_ours(s, child))
 		return;
+	/* The child inherited the creating thread's event. */
+	dunwind_count(s, DW_CNT_THREADS, 1);
 	dunwind_events_task(s, DUNWIND_REC_FORK, child, parent);
 	dunwind_events_comm(s, child, parent->comm, 0);
 }

@@ -60,6 +60,8 @@ static int dunwind_config_check(struct dunwind_config *c)
 {
 	if (c->flags & ~DUNWIND_CFG_ALL)
 		return -EINVAL;
+	if ((c->flags & DUNWIND_CFG_ENABLE_ON_EXEC) && !c->pid)
+		return -EINVAL;
 	if (!c->pid == !c->tid || c->pid < 0 || c->tid < 0)
 		return -EINVAL;
 	if (!c->sample_freq == !c->sample_period)
@@ -238,6 +240,8 @@ static int dunwind_session_attach(struct dunwind_session *s, struct task_struct 
 		.freq = !!s->cfg.sample_freq,
 		.inherit = !!s->cfg.pid,
 		.inherit_thread = !!s->cfg.pid,
+		.disabled = !!(s->cfg.flags & DUNWIND_CFG_ENABLE_ON_EXEC),
+		.enable_on_exec = !!(s->cfg.flags & DUNWIND_CFG_ENABLE_ON_EXEC),
 	};
 	struct perf_event *event;
 	int ret;

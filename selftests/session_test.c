@@ -4,6 +4,9 @@
  * START, two sessions on one target, nothing after STOP.
  */
 #include <errno.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -293,6 +296,109 @@ TEST_F_TIMEOUT(session, no_samples_after_stop, 60)
 	EXPECT_EQ(0, after.nr_stacks);
 	dw_records_free(&before);
 	dw_records_free(&after);
+}
+
+/*
+ * A child that spins for 400 ms, then execs a shell loop, profiled from
+ * before its exec.  Returns 0 or -errno; @pre gets the samples taken more
+ * than 20 ms before the exec (the exec's COMM record dates it).
+ */
+static int profile_across_exec(__u32 flags, size_t *pre, size_t *post, int *saw_exec)
+{
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_session s;
+	__u64 exec_time = 0;
+	int go[2], ret, status;
+	size_t i;
+	pid_t pid;
+
+	if (pipe(go))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		struct timespec t0, t;
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 400);
+		execl("/bin/sh", "sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	dw_records_config(&cfg, pid, 0, 1000);
+	cfg.flags = flags;
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (!ret) {
+		ret = dw_session_start(&s);
+		if (!ret && write(go[1], "g", 1) != 1)
+			ret = -errno;
+		if (!ret)
+			ret = dw_records_collect(&s, &r, 1500);
+		dw_session_close(&s);
+	}
+	close(go[1]);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	if (ret)
+		return ret;
+	*saw_exec = 0;
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_comm *c = (const void *)r.v[i];
+
+		if (r.v[i]->type == DUNWIND_REC_COMM && (r.v[i]->misc & DUNWIND_COMM_EXEC)) {
+			exec_time = c->time;
+			*saw_exec = 1;
+		}
+	}
+	*pre = *post = 0;
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)r.v[i];
+
+		if (r.v[i]->type != DUNWIND_REC_SAMPLE)
+			continue;
+		if (sm->time + 20000000ULL < exec_time)
+			(*pre)++;
+		else
+			(*post)++;
+	}
+	dw_records_free(&r);
+	return 0;
+}
+
+/* DUNWIND_CFG_ENABLE_ON_EXEC: nothing is sampled before the target's exec. */
+TEST_F_TIMEOUT(session, enable_on_exec_samples_only_after_exec, 60)
+{
+	size_t pre, post;
+	int ret, saw_exec;
+
+	ret = profile_across_exec(DUNWIND_CFG_ENABLE_ON_EXEC, &pre, &post, &saw_exec);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	ASSERT_TRUE(saw_exec) TH_LOG("no COMM record with DUNWIND_COMM_EXEC");
+	TH_LOG("%zu samples before the exec, %zu after", pre, post);
+	EXPECT_EQ(0, pre);
+	EXPECT_GE(post, 20);
+}
+
+/* Without it, the 400 ms before the exec are sampled (the check above can fail). */
+TEST_F_TIMEOUT(session, without_enable_on_exec_samples_start_at_start, 60)
+{
+	size_t pre, post;
+	int ret, saw_exec;
+
+	ret = profile_across_exec(0, &pre, &post, &saw_exec);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	ASSERT_TRUE(saw_exec) TH_LOG("no COMM record with DUNWIND_COMM_EXEC");
+	TH_LOG("%zu samples before the exec, %zu after", pre, post);
+	EXPECT_GE(pre, 100);
 }
 
 /*

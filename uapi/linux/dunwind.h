@@ -64,7 +64,13 @@ struct dunwind_config {
 
 /* Walk user stacks with frame pointers only (the default: all methods). */
 #define DUNWIND_CFG_FP_ONLY		(1U << 0)
-#define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY)
+/*
+ * Start sampling at the target's next execve() rather than at START, like
+ * perf's enable_on_exec: a recorder forks, starts the session on the
+ * child, then lets it exec the command.  Only with @pid.
+ */
+#define DUNWIND_CFG_ENABLE_ON_EXEC	(1U << 1)
+#define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY | DUNWIND_CFG_ENABLE_ON_EXEC)
 
 #define DUNWIND_DEFAULT_USER_FRAMES	128
 #define DUNWIND_MAX_USER_FRAMES		1024
@@ -96,7 +102,8 @@ struct dunwind_config {
  * @fp_ns:		of @walk_ns, time spent recovering FP frames.
  * @sframe_ns:		of @walk_ns, time spent recovering SFrame frames.
  * @pending_full:	samples that found the pending table full.
- * @threads:		threads given an event at START (later threads inherit).
+ * @threads:		threads sampled: attached at START plus threads the
+ *			group created later (which inherit the event).
  * @reg_tables:		SFrame tables registered in the module (all sessions).
  * @reg_bytes:		kernel memory they hold, counted against the cap
  *			(module parameter sframe_cap_mb, default 64).
