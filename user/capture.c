@@ -392,6 +392,27 @@ const struct dunwind_rec_header *dw_capture_next(struct dw_capture_reader *r)
 }
 
 /**
+ * dw_capture_next_any() - the next record, whatever its type
+ * @r:		reader from dw_capture_parse() or dw_capture_open()
+ *
+ * Context: user space.  For readers of capture-only types (>= 64, such as
+ * the kernel symbol snapshot); a record of a type the caller does not
+ * know must be skipped by it (and may be counted in @r->skipped).  Its
+ * header is sound: size >= 8, a multiple of 8, within the file.
+ * Return: the record; NULL at the end.
+ */
+const struct dunwind_rec_header *dw_capture_next_any(struct dw_capture_reader *r)
+{
+	const struct dunwind_rec_header *rec;
+
+	if (!r->data || r->pos >= r->len)
+		return NULL;
+	rec = (const void *)(r->data + r->pos);
+	r->pos += rec->size;
+	return rec;
+}
+
+/**
  * dw_capture_release() - free what the reader holds
  * @r:		reader; may be one whose open failed
  *

@@ -95,6 +95,7 @@ int dw_capture_close(struct dw_capture_writer *w);
 int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len);
 int dw_capture_open(struct dw_capture_reader *r, const char *path);
 const struct dunwind_rec_header *dw_capture_next(struct dw_capture_reader *r);
+const struct dunwind_rec_header *dw_capture_next_any(struct dw_capture_reader *r);
 int dw_capture_same_boot(const struct dw_capture_header *h);
 void dw_capture_release(struct dw_capture_reader *r);
 

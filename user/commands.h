@@ -9,5 +9,7 @@
 int dw_cmd_record(int argc, char **argv);
 int dw_cmd_script(int argc, char **argv);
 int dw_cmd_sframe(int argc, char **argv);
+int dw_cmd_report(int argc, char **argv);
+int dw_cmd_flamegraph(int argc, char **argv);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef DW_KALLSYMS_H
 #define DW_KALLSYMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct dw_kallsyms;
@@ -15,6 +16,12 @@ struct dw_kallsyms *dw_kallsyms_load(const char *path);
  */
 const char *dw_kallsyms_lookup(const struct dw_kallsyms *k, uint64_t addr, uint64_t *off,
 			       const char **mod);
+/* The same from kallsyms text in memory. */
+struct dw_kallsyms *dw_kallsyms_parse(const char *text, size_t len);
+/* Module extents from /proc/modules text; modules added or -ENOMEM. */
+int dw_kallsyms_add_modules(struct dw_kallsyms *k, const char *text, size_t len);
+/* The module holding @addr (*@off from its start), or NULL. */
+const char *dw_kallsyms_module(const struct dw_kallsyms *k, uint64_t addr, uint64_t *off);
 void dw_kallsyms_free(struct dw_kallsyms *k);
 
 #endif

@@ -17,6 +17,8 @@ struct command {
 static const struct command commands[] = {
 	{ "record", dw_cmd_record, "profile a command or process, write dunwind.data" },
 	{ "script", dw_cmd_script, "print the stitched stacks of a capture (perf script style)" },
+	{ "report", dw_cmd_report, "top functions, call trees; folded, speedscope, pprof" },
+	{ "flamegraph", dw_cmd_flamegraph, "write an interactive SVG flame graph of a capture" },
 	{ "sframe", dw_cmd_sframe, "dump, look up, encode or generate (from .eh_frame) SFrame tables" },
 };
 
@@ -27,7 +29,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: dunwind <command> [options]\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].fn)
-			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+			fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'dunwind <command> -h' describes a command's options.\n");
 }
 

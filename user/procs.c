@@ -111,8 +111,7 @@ static int add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m)
 	if (!im)
 		return -ENOMEM;
 	/* dunwind_rec_check() made sure the path is NUL-terminated in the record. */
-	return dw_maps_add(im->maps, m->start, m->end, m->pgoff,
-			   strcmp(m->path, "//anon") ? m->path : NULL,
+	return dw_maps_add(im->maps, m->start, m->end, m->pgoff, m->path,
 			   m->build_id_size ? m->build_id : NULL, m->build_id_size);
 }
 
@@ -197,6 +196,37 @@ int dw_procs_has_maps(const struct dw_procs *p, __u32 pid)
 	return latest_image(p, pid) != NULL;
 }
 
+/* The mappings of @pid's image current at @time (else its oldest), or NULL. */
+static const struct dw_maps *image_maps(const struct dw_procs *p, __u32 pid, __u64 time)
+{
+	const struct image *im, *best = NULL;
+
+	/* Newest first: the first image of @pid that began by @time, else its oldest. */
+	for (im = p->images; im; im = im->next) {
+		if (im->pid != pid)
+			continue;
+		best = im;
+		if (im->since <= time)
+			break;
+	}
+	return best ? best->maps : NULL;
+}
+
+/**
+ * dw_procs_image() - which image of @pid was current at @time
+ * @p:		model
+ * @pid:	process id
+ * @time:	CLOCK_MONOTONIC ns
+ *
+ * Context: user space.  Two addresses of @pid at different times mean the
+ * same thing exactly when their images are the same.
+ * Return: an opaque identity of the image, NULL if @pid has no mappings.
+ */
+const void *dw_procs_image(const struct dw_procs *p, __u32 pid, __u64 time)
+{
+	return image_maps(p, pid, time);
+}
+
 /**
  * dw_procs_lookup() - symbolise a user address of process @pid at @time
  * @p:		model
@@ -213,21 +243,37 @@ int dw_procs_has_maps(const struct dw_procs *p, __u32 pid)
 const char *dw_procs_lookup(const struct dw_procs *p, __u32 pid, __u64 time, __u64 addr,
 			    uint64_t *off, const char **dso)
 {
-	const struct image *im, *best = NULL;
+	const struct dw_maps *m = image_maps(p, pid, time);
 
 	if (dso)
 		*dso = NULL;
-	/* Newest first: the first image of @pid that began by @time, else its oldest. */
-	for (im = p->images; im; im = im->next) {
-		if (im->pid != pid)
-			continue;
-		best = im;
-		if (im->since <= time)
-			break;
-	}
-	if (!best)
+	if (!m)
 		return NULL;
-	return dw_maps_lookup(best->maps, addr, off, dso);
+	return dw_maps_lookup(m, addr, off, dso);
+}
+
+/**
+ * dw_procs_resolve() - everything known about a user address of @pid at @time
+ * @p:		model
+ * @pid:	process id as in the records
+ * @time:	when the address was seen (the USER_STACK's time)
+ * @addr:	user address, as it is to be looked up
+ * @flags:	DW_DSO_SRC for source lines and inline frames
+ * @r:		filled as by dw_maps_resolve()
+ *
+ * Context: user space.
+ * Return: as dw_maps_resolve(); -ESRCH also when @pid has no mappings.
+ */
+int dw_procs_resolve(const struct dw_procs *p, __u32 pid, __u64 time, __u64 addr,
+		     unsigned int flags, struct dw_mapres *r)
+{
+	const struct dw_maps *m = image_maps(p, pid, time);
+
+	if (!m) {
+		memset(r, 0, sizeof(*r));
+		return -ESRCH;
+	}
+	return dw_maps_resolve(m, addr, flags, r);
 }
 
 /**

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <linux/dunwind.h>
 
+#include "symtab.h"
+
 struct dw_procs;
 
 struct dw_procs *dw_procs_new(void);
@@ -25,6 +27,11 @@ int dw_procs_has_maps(const struct dw_procs *p, __u32 pid);
  */
 const char *dw_procs_lookup(const struct dw_procs *p, __u32 pid, __u64 time, __u64 addr,
 			    uint64_t *off, const char **dso);
+/* Identity of @pid's image (exec) current at @time, or NULL. */
+const void *dw_procs_image(const struct dw_procs *p, __u32 pid, __u64 time);
+/* Everything known about @addr of @pid at @time: as dw_maps_resolve(). */
+int dw_procs_resolve(const struct dw_procs *p, __u32 pid, __u64 time, __u64 addr,
+		     unsigned int flags, struct dw_mapres *r);
 void dw_procs_free(struct dw_procs *p);
 
 #endif

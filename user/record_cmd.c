@@ -20,6 +20,7 @@
 
 #include "capture.h"
 #include "commands.h"
+#include "ksnap.h"
 #include "session.h"
 #include "sframe_reg.h"
 
@@ -27,6 +28,7 @@
 #define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
 #define DW_FINAL_IDLE_ROUNDS	5	/* ... this many times with nothing new */
 #define DW_FINAL_MAX_MS		2000	/* and never longer than this */
+#define DW_PROGRESS_MS		500	/* live progress line on a terminal */
 
 struct record_opts {
 	unsigned long long freq, period;
@@ -35,6 +37,7 @@ struct record_opts {
 	unsigned int pages, max_stack;
 	int fp_only;
 	int no_gen;			/* --no-gen-sframe */
+	int no_ksyms;			/* --no-kallsyms */
 	int pid, tid;
 	char **cmd;			/* NULL-terminated, or NULL */
 };
@@ -51,6 +54,8 @@ struct record_state {
 	unsigned int nr_tried;
 	unsigned int reg_files, reg_ok, reg_cache, reg_gen, reg_failed;
 	unsigned long long reg_ns;
+	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
+	long long ksyms_ms;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -72,6 +77,7 @@ static void record_usage(FILE *f)
 		"      --fp-only          walk user stacks with frame pointers only\n"
 		"      --no-gen-sframe    do not generate SFrame tables for libraries that\n"
 		"                         lack .sframe (libc...) from their .eh_frame\n"
+		"      --no-kallsyms      do not store the kernel symbols in the capture\n"
 		"  -p, --pid PID          profile this process (all its threads)\n"
 		"  -t, --tid TID          profile this thread only\n"
 		"      --device PATH      device node (default %s)\n",
@@ -270,6 +276,41 @@ static unsigned long long per(unsigned long long ns, unsigned long long n)
 	return n ? ns / n : 0;
 }
 
+/* Store the kernel symbol snapshot; 0, or 1 if the capture cannot be written. */
+static int write_ksyms(const struct record_opts *o, struct record_state *st)
+{
+	__u64 before = st->w.hdr.record_bytes;
+	long long t0 = now_ms();
+	int err = dw_ksnap_write(&st->w, NULL, NULL);
+
+	if (err == -EPERM) {
+		fprintf(stderr, "dunwind: /proc/kallsyms hides kernel addresses: the capture has "
+			"no kernel symbols (record as root)\n");
+	} else if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
+		report_file(o->output, err);
+		return 1;
+	} else if (err) {
+		fprintf(stderr, "dunwind: kernel symbols: %s: the capture has none\n",
+			strerror(-err));
+	} else {
+		st->ksyms_bytes = st->w.hdr.record_bytes - before;
+		st->ksyms_ms = now_ms() - t0;
+	}
+	return 0;
+}
+
+/* One line of live progress on a terminal (stderr), rewritten in place. */
+static void progress(const struct record_state *st, int done)
+{
+	if (done) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	fprintf(stderr, "\rdunwind: recording: %llu samples, %llu user stacks, %llu lost\033[K",
+		st->samples, st->user_stacks, st->lost[0]);
+	fflush(stderr);
+}
+
 static void summary(const struct record_opts *o, const struct record_state *st,
 		    const struct dunwind_stats *ks, int have_stats)
 {
@@ -309,6 +350,9 @@ static void summary(const struct record_opts *o, const struct record_state *st,
 			ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
 			per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks));
 	}
+	if (st->ksyms_bytes)
+		fprintf(stderr, "dunwind: kernel symbols: a %llu KiB snapshot in the capture "
+			"(%lld ms)\n", st->ksyms_bytes >> 10, st->ksyms_ms);
 	fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
 		(unsigned long long)st->w.hdr.record_count,
 		(unsigned long long)st->w.hdr.record_bytes, o->output);
@@ -360,10 +404,13 @@ static int do_record(const struct record_opts *o)
 	struct dw_session s = { .fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	int child = 0, go = -1, pidfd = -1, ret = 1, err, status = 0, reaped = 0;
-	int have_stats = 0, started = 0, idle;
-	long long t0;
+	int have_stats = 0, started = 0, idle, tty = isatty(STDERR_FILENO);
+	long long t0, shown = 0;
 
 	cfg.flags = o->fp_only ? DUNWIND_CFG_FP_ONLY : 0;
+	/* For -- CMD, sample the command, not our child before its exec. */
+	if (o->cmd)
+		cfg.flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
 	cfg.sample_freq = o->freq;
 	cfg.sample_period = o->period;
 	cfg.max_user_frames = o->max_stack;
@@ -426,6 +473,10 @@ static int do_record(const struct record_opts *o)
 			ret = 1;
 			break;
 		}
+		if (tty && now_ms() - shown >= DW_PROGRESS_MS) {
+			progress(&st, 0);
+			shown = now_ms();
+		}
 		if (n > 0 && pidfd >= 0 && p[1].revents)
 			break;		/* the target exited */
 		if (pidfd < 0 && o->tid && tid_gone(o->tid))
@@ -449,12 +500,17 @@ out_stop:
 			poll(NULL, 0, DW_FINAL_IDLE_MS);
 	}
 	have_stats = !dw_session_stats(&s, &ks);
+	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
+	if (!o->no_ksyms && !ret)
+		ret = write_ksyms(o, &st);
 out_capture:
 	err = dw_capture_close(&st.w);
 	if (err && !ret) {
 		report_file(o->output, err);
 		ret = 1;
 	}
+	if (tty && shown)
+		progress(&st, 1);
 	if (started)
 		summary(o, &st, &ks, have_stats);
 out:
@@ -500,6 +556,7 @@ int dw_cmd_record(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, 'S' },
 		{ "fp-only", no_argument, NULL, 'f' },
 		{ "no-gen-sframe", no_argument, NULL, 'G' },
+		{ "no-kallsyms", no_argument, NULL, 'K' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "device", required_argument, NULL, 'D' },
@@ -545,6 +602,9 @@ int dw_cmd_record(int argc, char **argv)
 			break;
 		case 'G':
 			o.no_gen = 1;
+			break;
+		case 'K':
+			o.no_ksyms = 1;
 			break;
 		case 'p':
 		case 't':

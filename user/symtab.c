@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Symbolisation of user addresses: a snapshot of /proc/PID/maps and the
- * function symbols (.symtab, else .dynsym) of every executable mapping.
+ * Symbolisation of user addresses: a process's mappings (a snapshot of
+ * /proc/PID/maps, or a capture's MMAP records) and, for file mappings,
+ * the files' symbols and debug info (dso.c, libdwfl).
  *
  * An address in a mapping [start, end) at file offset @off lies at file
  * offset addr - start + off; the PT_LOAD segment holding that file offset
@@ -19,241 +20,55 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dso.h"
 #include "symtab.h"
 
-struct dw_sym {
-	uint64_t addr, size;
-	size_t name;			/* offset in dw_elf.names */
-};
-
-struct dw_load {
-	uint64_t offset, vaddr, filesz;
-};
-
-struct dw_elf {
-	struct dw_elf *next;
-	char *path;			/* as in maps */
-	struct dw_sym *syms;
-	size_t nr_syms;
-	char *names;
-	size_t names_len;
-	struct dw_load *loads;
-	size_t nr_loads;
-	unsigned char build_id[20];
-	size_t build_id_size;		/* 0: the file has none */
+/* Mapped paths, owned by the set. */
+struct dw_path {
+	struct dw_path *next;
+	char path[];
 };
 
 struct dw_map {
 	uint64_t start, end, offset;
-	struct dw_elf *elf;		/* NULL: not an ELF we could read */
+	struct dw_dso *dso;		/* NULL: anonymous or not a file */
 	const char *path;
-	int stale;			/* the file's build-id is not the mapped one */
+	unsigned char build_id[20];	/* as recorded; size 0: not recorded */
+	size_t build_id_size;
 };
 
 struct dw_maps {
 	struct dw_map *maps;		/* sorted by start, non-overlapping */
 	size_t nr_maps, cap_maps;
-	struct dw_elf *elves;
+	struct dw_path *paths;
 };
 
-static int sym_cmp(const void *a, const void *b)
+static const char *keep_path(struct dw_maps *m, const char *path)
 {
-	const struct dw_sym *x = a, *y = b;
+	struct dw_path *p;
+	size_t len = strlen(path) + 1;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	return 0;
+	for (p = m->paths; p; p = p->next)
+		if (!strcmp(p->path, path))
+			return p->path;
+	p = malloc(sizeof(*p) + len);
+	if (!p)
+		return NULL;
+	memcpy(p->path, path, len);
+	p->next = m->paths;
+	m->paths = p;
+	return p->path;
 }
 
-static int add_name(struct dw_elf *e, const char *name, size_t *cap)
+/* The file of a live process's mapping: its own view first (mount namespaces). */
+static struct dw_dso *live_dso(int pid, const char *path)
 {
-	size_t len = strlen(name) + 1;
-
-	if (e->names_len + len > *cap) {
-		size_t ncap = *cap ? *cap * 2 : 4096;
-		char *n;
-
-		while (ncap < e->names_len + len)
-			ncap *= 2;
-		n = realloc(e->names, ncap);
-		if (!n)
-			return -ENOMEM;
-		e->names = n;
-		*cap = ncap;
-	}
-	memcpy(e->names + e->names_len, name, len);
-	e->names_len += len;
-	return 0;
-}
-
-static int read_symbols(struct dw_elf *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
-{
-	size_t cap_syms = 0, cap_names = 0, i, n;
-	Elf_Data *data = elf_getdata(scn, NULL);
-
-	if (!data || !sh->sh_entsize)
-		return 0;
-	n = sh->sh_size / sh->sh_entsize;
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		const char *name;
-		int type;
-
-		if (!gelf_getsym(data, (int)i, &sym))
-			break;
-		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-		    !sym.st_value)
-			continue;
-		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		if (e->nr_syms == cap_syms) {
-			size_t ncap = cap_syms ? cap_syms * 2 : 256;
-			struct dw_sym *ns = realloc(e->syms, ncap * sizeof(*ns));
-
-			if (!ns)
-				return -ENOMEM;
-			e->syms = ns;
-			cap_syms = ncap;
-		}
-		e->syms[e->nr_syms].addr = sym.st_value;
-		e->syms[e->nr_syms].size = sym.st_size;
-		e->syms[e->nr_syms].name = e->names_len;
-		if (add_name(e, name, &cap_names))
-			return -ENOMEM;
-		e->nr_syms++;
-	}
-	if (e->nr_syms)
-		qsort(e->syms, e->nr_syms, sizeof(*e->syms), sym_cmp);
-	return 0;
-}
-
-/* The GNU build-id note of an SHT_NOTE section, if it has one. */
-static void read_build_id(struct dw_elf *e, Elf_Scn *scn)
-{
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t off = 0, next, name_off, desc_off;
-	GElf_Nhdr nh;
-
-	if (!data || !data->d_buf)
-		return;
-	while (off < data->d_size &&
-	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
-		    nh.n_descsz > 0 && nh.n_descsz <= sizeof(e->build_id)) {
-			memcpy(e->build_id, (const char *)data->d_buf + desc_off, nh.n_descsz);
-			e->build_id_size = nh.n_descsz;
-			return;
-		}
-		off = next;
-	}
-}
-
-static int read_loads(struct dw_elf *e, Elf *elf)
-{
-	size_t n, i;
-
-	if (elf_getphdrnum(elf, &n))
-		return 0;
-	e->loads = calloc(n ? n : 1, sizeof(*e->loads));
-	if (!e->loads)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		e->loads[e->nr_loads].offset = ph.p_offset;
-		e->loads[e->nr_loads].vaddr = ph.p_vaddr;
-		e->loads[e->nr_loads].filesz = ph.p_filesz;
-		e->nr_loads++;
-	}
-	return 0;
-}
-
-/* Read the ELF at @file (named @path in maps). 0, or -errno; no ELF: -ENOEXEC. */
-static int elf_load(struct dw_elf *e, const char *file)
-{
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	GElf_Shdr sh, symsh, dynsh;
-	int fd, err = 0;
-	Elf *elf;
-
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto out;
-	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_NOTE && !e->build_id_size)
-			read_build_id(e, scn);
-		if (sh.sh_type == SHT_SYMTAB && !symtab) {
-			symtab = scn;
-			symsh = sh;
-		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
-			dynsym = scn;
-			dynsh = sh;
-		}
-	}
-	if (symtab)
-		err = read_symbols(e, elf, symtab, &symsh);
-	if (!err && !e->nr_syms && dynsym)
-		err = read_symbols(e, elf, dynsym, &dynsh);
-	if (!err)
-		err = read_loads(e, elf);
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return err;
-}
-
-static void elf_reset(struct dw_elf *e)
-{
-	free(e->syms);
-	free(e->names);
-	free(e->loads);
-	e->syms = NULL;
-	e->names = NULL;
-	e->loads = NULL;
-	e->nr_syms = e->names_len = e->nr_loads = e->build_id_size = 0;
-}
-
-static struct dw_elf *elf_get(struct dw_maps *m, int pid, const char *path)
-{
-	struct dw_elf *e;
 	char file[4096 + 64];
 
-	for (e = m->elves; e; e = e->next)
-		if (!strcmp(e->path, path))
-			return e;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return NULL;
-	e->path = strdup(path);
-	if (!e->path) {
-		free(e);
-		return NULL;
-	}
-	e->next = m->elves;
-	m->elves = e;
-	/* The target's view of the file first (mount namespaces), then ours. */
 	snprintf(file, sizeof(file), "/proc/%d/root%s", pid, path);
-	if (pid <= 0 || elf_load(e, file) || !e->nr_syms) {
-		elf_reset(e);
-		if (elf_load(e, path))
-			elf_reset(e);
-	}
-	return e;
+	if (access(file, R_OK))
+		return dw_dso_get(path, NULL, 0);
+	return dw_dso_get(file, NULL, 0);
 }
 
 static int map_cmp(const void *a, const void *b)
@@ -322,10 +137,14 @@ struct dw_maps *dw_maps_load(int pid)
 		}
 		m->maps[m->nr_maps] = (struct dw_map){ .start = start, .end = end, .offset = off };
 		if (file[0] == '/') {
-			m->maps[m->nr_maps].elf = elf_get(m, pid, file);
-			if (!m->maps[m->nr_maps].elf)
+			m->maps[m->nr_maps].dso = live_dso(pid, file);
+			m->maps[m->nr_maps].path = keep_path(m, file);
+			if (!m->maps[m->nr_maps].dso || !m->maps[m->nr_maps].path)
 				goto fail;
-			m->maps[m->nr_maps].path = m->maps[m->nr_maps].elf->path;
+		} else if (file[0]) {
+			m->maps[m->nr_maps].path = keep_path(m, file);
+			if (!m->maps[m->nr_maps].path)
+				goto fail;
 		}
 		m->nr_maps++;
 	}
@@ -382,8 +201,8 @@ static int maps_reserve(struct dw_maps *m, size_t n)
  * @start:	first address
  * @end:	end address (exclusive); must be above @start
  * @pgoff:	file offset mapped at @start
- * @path:	the file; read now (once per path) for its symbols.  NULL or
- *		not absolute (anonymous memory): a mapping without symbols
+ * @path:	the file; read now (once per path) for its symbols.  NULL,
+ *		"//anon" or not absolute ("[heap]"): a mapping without symbols
  * @build_id:	the mapped file's GNU build-id, or NULL; if the file at
  *		@path now has another one, it is not used for symbols
  * @build_id_size: bytes of @build_id, 0..20
@@ -399,16 +218,19 @@ int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
 
 	if (start >= end || build_id_size > 20)
 		return -EINVAL;
-	if (path && path[0] == '/') {
-		nm.elf = elf_get(m, 0, path);
-		if (!nm.elf)
+	if (path && path[0] == '/' && path[1] != '/') {	/* not "//anon" */
+		nm.dso = dw_dso_get(path, build_id, build_id_size);
+		if (!nm.dso)
 			return -ENOMEM;
-		nm.path = nm.elf->path;
-		if (build_id_size && nm.elf->nr_syms &&
-		    (nm.elf->build_id_size != build_id_size ||
-		     memcmp(nm.elf->build_id, build_id, build_id_size)))
-			nm.stale = 1;
 	}
+	if (path) {
+		nm.path = keep_path(m, path);
+		if (!nm.path)
+			return -ENOMEM;
+	}
+	if (build_id_size)
+		memcpy(nm.build_id, build_id, build_id_size);
+	nm.build_id_size = build_id_size;
 	/* At most one old mapping is split in two: room for two more. */
 	if (maps_reserve(m, 2))
 		return -ENOMEM;
@@ -455,28 +277,25 @@ int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
 }
 
 /**
- * dw_maps_lookup() - the function containing @addr
- * @m:		snapshot from dw_maps_load()
- * @addr:	user address
- * @off:	set to @addr's offset in the function (if not NULL)
- * @dso:	set to the mapped file's path when a file mapping covers @addr,
- *		even if no symbol does; else NULL (if not NULL)
+ * dw_maps_resolve() - everything known about a user address
+ * @m:		mappings
+ * @addr:	user address, as it is to be looked up (a return address
+ *		already moved back into its call instruction)
+ * @flags:	DW_DSO_SRC for source lines and inline frames
+ * @r:		filled: the mapping (if any), the file offset, the symbol
  *
- * Context: user space; O(log n).
- * Return: the function's name, valid until dw_maps_free(); NULL if no
- * mapping or symbol covers @addr.
+ * Context: user space; O(log n) plus libdw's lookups.
+ * Return: 0 if a symbol covers @addr, -ENOENT if a mapping does but no
+ * symbol (or the file is stale: @r->stale), -ESRCH if no mapping does.
  */
-const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off,
-			   const char **dso)
+int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
+		    struct dw_mapres *r)
 {
-	const struct dw_map *map = NULL;
-	const struct dw_elf *e;
-	size_t lo = 0, hi = m->nr_maps, i;
-	uint64_t foff, vaddr = 0;
-	int found = 0;
+	const struct dw_map *map;
+	size_t lo = 0, hi = m->nr_maps;
+	uint64_t vaddr;
 
-	if (dso)
-		*dso = NULL;
+	memset(r, 0, sizeof(*r));
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -486,43 +305,51 @@ const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off
 			hi = mid;
 	}
 	if (lo == 0 || addr >= m->maps[lo - 1].end)
-		return NULL;
+		return -ESRCH;
 	map = &m->maps[lo - 1];
+	r->mapped = 1;
+	r->dso = map->path;
+	r->start = map->start;
+	r->end = map->end;
+	r->pgoff = map->offset;
+	r->foff = addr - map->start + map->offset;
+	r->build_id = map->build_id;
+	r->build_id_size = map->build_id_size;
+	if (map->dso && !r->build_id_size)
+		r->build_id_size = (size_t)dw_dso_build_id(map->dso, &r->build_id);
+	if (!map->dso)
+		return -ENOENT;
+	r->stale = dw_dso_stale(map->dso);
+	if (r->stale || dw_dso_file_to_vaddr(map->dso, r->foff, &vaddr))
+		return -ENOENT;
+	return dw_dso_resolve(map->dso, vaddr, flags, &r->sym);
+}
+
+/**
+ * dw_maps_lookup() - the function containing @addr
+ * @m:		snapshot from dw_maps_load()
+ * @addr:	user address
+ * @off:	set to @addr's offset in the function (if not NULL)
+ * @dso:	set to the mapped file's path when a file mapping covers @addr,
+ *		even if no symbol does; else NULL (if not NULL)
+ *
+ * Context: user space; O(log n).
+ * Return: the function's name, valid until dw_dso_cache_free(); NULL if no
+ * mapping or symbol covers @addr.
+ */
+const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off,
+			   const char **dso)
+{
+	struct dw_mapres r;
+	int err = dw_maps_resolve(m, addr, 0, &r);
+
 	if (dso)
-		*dso = map->path;
-	e = map->elf;
-	if (!e || !e->nr_syms || map->stale)
-		return NULL;
-	foff = addr - map->start + map->offset;
-	for (i = 0; i < e->nr_loads; i++) {
-		const struct dw_load *l = &e->loads[i];
-
-		if (foff >= l->offset && foff - l->offset < l->filesz) {
-			vaddr = foff - l->offset + l->vaddr;
-			found = 1;
-			break;
-		}
-	}
-	if (!found)
-		return NULL;
-	lo = 0;
-	hi = e->nr_syms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->syms[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	i = lo - 1;
-	if (e->syms[i].size && vaddr - e->syms[i].addr >= e->syms[i].size)
+		*dso = r.dso;
+	if (err)
 		return NULL;
 	if (off)
-		*off = vaddr - e->syms[i].addr;
-	return e->names + e->syms[i].name;
+		*off = r.sym.off;
+	return r.sym.name;
 }
 
 /**
@@ -533,17 +360,13 @@ const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off
  */
 void dw_maps_free(struct dw_maps *m)
 {
-	struct dw_elf *e, *next;
+	struct dw_path *p, *next;
 
 	if (!m)
 		return;
-	for (e = m->elves; e; e = next) {
-		next = e->next;
-		free(e->path);
-		free(e->syms);
-		free(e->names);
-		free(e->loads);
-		free(e);
+	for (p = m->paths; p; p = next) {
+		next = p->next;
+		free(p);
 	}
 	free(m->maps);
 	free(m);

@@ -1,11 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Minimal address -> function name lookup (libelf .symtab/.dynsym + /proc/PID/maps). */
+/* Address -> function lookup in a process's mappings (libdwfl, see dso.h). */
 #ifndef DW_SYMTAB_H
 #define DW_SYMTAB_H
 
 #include <stdint.h>
 
+#include "dso.h"
+
 struct dw_maps;
+
+/* What dw_maps_resolve() found for an address. */
+struct dw_mapres {
+	int mapped;			/* a mapping covers the address */
+	const char *dso;		/* its path ("//anon", "[heap]"...), or NULL */
+	uint64_t start, end, pgoff;	/* the mapping */
+	uint64_t foff;			/* the address's offset in the file */
+	const unsigned char *build_id;	/* recorded, else the file's */
+	size_t build_id_size;
+	int stale;			/* the file is not the one recorded */
+	struct dw_symres sym;		/* symbol, source, inline frames */
+};
 
 /* Snapshot /proc/@pid/maps and the symbols of every mapped ELF file. NULL on error (errno set). */
 struct dw_maps *dw_maps_load(int pid);
@@ -14,6 +28,8 @@ struct dw_maps *dw_maps_load(int pid);
  * the mapped file's path; NULL if no mapping or symbol covers it.
  */
 const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off, const char **dso);
+int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
+		    struct dw_mapres *r);
 void dw_maps_free(struct dw_maps *m);
 
 /* An empty set for mappings known otherwise (a capture's MMAP records). NULL on error. */

@@ -36,11 +36,11 @@ static const char expected[] =
 	":4194305 4194305/4194306 [001] 12346.000001: 1001001 cpu-clock:\n"
 	"\t    7fff00002000 [unknown] ([unknown])\n"
 	"\t    7fff00002001 [unknown] ([unknown])\n"
-	"\t[truncated: fault]\n"
+	"\t               0 [truncated: fault] ([truncated])\n"
 	"\n"
 	":4194305 4194305/4194306 [001] 12347.000000: 1001001 cpu-clock:\n"
 	"\t            1000 [unknown] ([kernel.kallsyms])\n"
-	"\t[user stack missing]\n"
+	"\t               0 [truncated: lost] ([truncated])\n"
 	"\n";
 
 static int write_text(const char *path, const char *text)

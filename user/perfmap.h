@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* JIT symbols from /tmp/perf-PID.map ("START SIZE NAME" lines, hex). */
+#ifndef DW_PERFMAP_H
+#define DW_PERFMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dw_perfmap;
+
+struct dw_perfmap *dw_perfmap_load(const char *path);
+struct dw_perfmap *dw_perfmap_parse(const char *text, size_t len);
+const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_t *off);
+void dw_perfmap_free(struct dw_perfmap *m);
+
+#endif
