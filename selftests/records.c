@@ -100,15 +100,34 @@ int dw_records_collect(struct dw_session *s, struct dw_records *r, int ms)
 int dw_records_profile(struct dw_records *r, const struct dunwind_config *cfg, int ms,
 		       struct dunwind_stats *st)
 {
+	const struct dw_records_opts o = { .ms = ms };
+
+	return dw_records_profile_opts(r, cfg, &o, st);
+}
+
+/**
+ * dw_records_profile_opts() - dw_records_profile() until enough samples came,
+ * with a call before START
+ * Context: user space.  The target keeps running; the caller stops it.
+ * Return: 0, @o->before_start's non-zero value, or the first -errno of
+ * open, start, drain, stop or stats.
+ */
+int dw_records_profile_opts(struct dw_records *r, const struct dunwind_config *cfg,
+			    const struct dw_records_opts *o, struct dunwind_stats *st)
+{
 	struct dw_session s;
-	int ret;
+	int ret, ms;
 
 	ret = dw_session_open(&s, NULL, cfg);
 	if (ret)
 		return ret;
-	ret = dw_session_start(&s);
+	ret = o->before_start ? o->before_start(&s, o->arg) : 0;
 	if (!ret)
-		ret = dw_records_collect(&s, r, ms);
+		ret = dw_session_start(&s);
+	if (!ret)
+		ret = dw_records_collect(&s, r, o->ms);
+	for (ms = o->ms; !ret && r->nr_samples < o->min_samples && ms < o->max_ms; ms += 500)
+		ret = dw_records_collect(&s, r, 500);
 	if (!ret)
 		ret = dw_session_stop(&s);
 	if (!ret)

