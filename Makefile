@@ -6,6 +6,7 @@
 #                   fuzz briefly, boot the VM and run the selftests
 #   make demo       profile a sample program in the VM, print stitched stacks
 #   make vmtest     only the VM selftests
+#   make bench      dunwind against perf (fp, dwarf) on the same workloads, one VM
 #   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin
 #   make KDIR=...   build against another kernel tree
 
@@ -56,6 +57,9 @@ demo: deps
 	$(MAKE) module user selftests
 	tools/demo
 
+bench: module user
+	tools/bench
+
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	install -D -m 755 user/dunwind $(DESTDIR)$(PREFIX)/bin/dunwind
@@ -67,3 +71,4 @@ clean:
 	-$(MAKE) -C lib clean
 	-$(MAKE) -C selftests clean
 	-$(MAKE) -C fuzz clean
+	-$(MAKE) -C bench clean
