@@ -83,11 +83,15 @@ static int profile_new_threads(struct dw_records *r, struct dunwind_stats *st, i
 		st->size = sizeof(*st);
 		ret = dw_session_stats(&s, st);
 	}
+	/*
+	 * End the workload before the last drain: its main thread may be
+	 * blocked in read() with a walk pending, which runs as it dies.
+	 */
+	dw_workload_stop(&w);
 	if (!ret)
 		ret = dw_session_stop(&s);
 	if (!ret)
 		ret = dw_records_collect(&s, r, 300);
-	dw_workload_stop(&w);
 	dw_session_close(&s);
 	return ret;
 }

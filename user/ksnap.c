@@ -115,17 +115,118 @@ out:
 	return err;
 }
 
+struct ksnap_line {
+	unsigned long long addr;
+	size_t off, len;		/* the line in the text, with its newline */
+	int keep;
+};
+
+static int ksnap_line_cmp(const void *a, const void *b)
+{
+	const struct ksnap_line *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int ksnap_off_cmp(const void *a, const void *b)
+{
+	const struct ksnap_line *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Keep only the lines of @text (kallsyms format) that name the symbol
+ * containing one of @ips, and the symbol after it (so that the symbol's
+ * extent stays bounded for readers).  Rewrites @text in place.
+ * Return: 0 or -ENOMEM.
+ */
+static int ksnap_filter(char *text, size_t *len, const __u64 *ips, size_t nips)
+{
+	struct ksnap_line *l = NULL;
+	size_t n = 0, cap = 0, pos = 0, i, out = 0;
+
+	while (pos < *len) {
+		char *nl = memchr(text + pos, '\n', *len - pos);
+		size_t end = nl ? (size_t)(nl - text) + 1 : *len;
+
+		if (n == cap) {
+			struct ksnap_line *nlp = realloc(l, (cap ? cap * 2 : 4096) * sizeof(*l));
+
+			if (!nlp) {
+				free(l);
+				return -ENOMEM;
+			}
+			l = nlp;
+			cap = cap ? cap * 2 : 4096;
+		}
+		l[n].addr = strtoull(text + pos, NULL, 16);
+		l[n].off = pos;
+		l[n].len = end - pos;
+		l[n].keep = 0;
+		n++;
+		pos = end;
+	}
+	qsort(l, n, sizeof(*l), ksnap_line_cmp);
+	for (i = 0; i < nips; i++) {
+		size_t lo = 0, hi = n;
+
+		while (lo < hi) {		/* first line with addr > ip */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (l[mid].addr <= ips[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo)
+			continue;
+		l[lo - 1].keep = 1;
+		if (lo < n)
+			l[lo].keep = 1;
+	}
+	qsort(l, n, sizeof(*l), ksnap_off_cmp);
+	for (i = 0; i < n; i++) {
+		if (!l[i].keep)
+			continue;
+		memmove(text + out, text + l[i].off, l[i].len);
+		out += l[i].len;
+	}
+	*len = out;
+	free(l);
+	return 0;
+}
+
 /**
- * dw_ksnap_write() - append the kernel symbol snapshot to a capture
+ * dw_ksnap_write() - append the whole kernel symbol snapshot to a capture
  * @w:		open capture writer
  * @kallsyms:	kallsyms file (NULL: /proc/kallsyms)
  * @modules:	module list (NULL: /proc/modules); a missing one is skipped
+ *
+ * Context and return: as dw_ksnap_write_ips().
+ */
+int dw_ksnap_write(struct dw_capture_writer *w, const char *kallsyms, const char *modules)
+{
+	return dw_ksnap_write_ips(w, kallsyms, modules, NULL, 0);
+}
+
+/**
+ * dw_ksnap_write_ips() - append the kernel symbol snapshot to a capture
+ * @w:		open capture writer
+ * @kallsyms:	kallsyms file (NULL: /proc/kallsyms)
+ * @modules:	module list (NULL: /proc/modules); a missing one is skipped
+ * @ips:	kernel IPs the capture holds: only the symbols containing them
+ *		(and each one's successor, which bounds it) are kept; NULL: all
+ * @nips:	how many
  *
  * Context: user space, blocking I/O; reads ~10 MB, deflates it.
  * Return: 0; -EPERM if kallsyms hides its addresses (not root); -errno
  * from reading kallsyms or from writing the capture; -ENOMEM.
  */
-int dw_ksnap_write(struct dw_capture_writer *w, const char *kallsyms, const char *modules)
+int dw_ksnap_write_ips(struct dw_capture_writer *w, const char *kallsyms, const char *modules,
+		       const __u64 *ips, size_t nips)
 {
 	size_t len, i;
 	char *text;
@@ -144,6 +245,10 @@ int dw_ksnap_write(struct dw_capture_writer *w, const char *kallsyms, const char
 	if (!nonzero) {
 		free(text);
 		return -EPERM;
+	}
+	if (ips && ksnap_filter(text, &len, ips, nips)) {
+		free(text);
+		return -ENOMEM;
 	}
 	err = write_kind(w, DW_KSYMS_KALLSYMS, text, len);
 	free(text);

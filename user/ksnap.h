@@ -51,6 +51,8 @@ static inline __u32 dw_rec_ksyms_size(__u32 len)
 }
 
 int dw_ksnap_write(struct dw_capture_writer *w, const char *kallsyms, const char *modules);
+int dw_ksnap_write_ips(struct dw_capture_writer *w, const char *kallsyms, const char *modules,
+		       const __u64 *ips, size_t nips);
 
 struct dw_ksnap;
 struct dw_ksnap *dw_ksnap_new(void);

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -56,7 +58,54 @@ struct record_state {
 	unsigned long long reg_ns;
 	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
 	long long ksyms_ms;
+	/* Kernel IPs seen, for a snapshot of just the symbols they need. */
+	__u64 *kips;
+	size_t nr_kips, cap_kips;
+	int kips_failed;		/* out of memory: store every symbol */
 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and deduplicate the kernel IPs collected so far. */
+static void kips_compact(struct record_state *st)
+{
+	size_t i, n = 0;
+
+	qsort(st->kips, st->nr_kips, sizeof(*st->kips), cmp_u64);
+	for (i = 0; i < st->nr_kips; i++)
+		if (!n || st->kips[n - 1] != st->kips[i])
+			st->kips[n++] = st->kips[i];
+	st->nr_kips = n;
+}
+
+static void kips_add(struct record_state *st, const struct dunwind_rec_sample *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_kernel && !st->kips_failed; i++) {
+		if (st->nr_kips == st->cap_kips) {
+			/* Full: deduplicate; grow only if that freed little. */
+			kips_compact(st);
+			if (!st->cap_kips || st->nr_kips > st->cap_kips / 2) {
+				size_t cap = st->cap_kips ? st->cap_kips * 2 : 4096;
+				__u64 *p = realloc(st->kips, cap * sizeof(*p));
+
+				if (!p) {
+					st->kips_failed = 1;	/* then store every symbol */
+					return;
+				}
+				st->kips = p;
+				st->cap_kips = cap;
+			}
+		}
+		st->kips[st->nr_kips++] = s->ips[i];
+	}
+}
 
 static volatile sig_atomic_t stop_signal;
 
@@ -177,6 +226,50 @@ static void reg_mapping(struct record_state *st, const struct dunwind_rec_mmap *
 	reg_account(st, &f);
 }
 
+/* The file execvp() would run for @name, into @buf; 0 or -ENOENT. */
+static int find_in_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *end;
+
+	if (strchr(name, '/')) {
+		snprintf(buf, len, "%s", name);
+		return access(buf, X_OK) ? -ENOENT : 0;
+	}
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (snprintf(buf, len, "%.*s/%s", (int)(end - p), end == p ? "." : p, name) <
+		    (int)len && !access(buf, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * The command's executable is not mapped before its exec: register it now,
+ * so that its first samples already have its table (its libraries come
+ * from reg_initial() when we share them, else from their MMAP records).
+ */
+static void reg_command(struct record_state *st, const char *name)
+{
+	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
+	struct dw_sframe_reg_file f;
+	char path[4096];
+	struct stat sb;
+
+	if (st->dev_fd < 0 || find_in_path(name, path, sizeof(path)) || stat(path, &sb))
+		return;
+	if (dw_sframe_register_file(st->dev_fd, path, &ro, &f) == -ENOEXEC)
+		return;			/* a script: its interpreter comes by MMAP */
+	if (!f.err && f.source == DW_SFRAME_SRC_NONE)
+		return;			/* has its own .sframe */
+	reg_account(st, &f);
+	if (st->nr_tried < sizeof(st->tried) / sizeof(st->tried[0])) {
+		st->tried[st->nr_tried].dev = (unsigned long long)major(sb.st_dev) << 32 |
+					      minor(sb.st_dev);
+		st->tried[st->nr_tried++].ino = sb.st_ino;
+	}
+}
+
 /* Before START: tables for what the target (or, for -- CMD, we) already map. */
 static void reg_initial(struct record_state *st, int pid)
 {
@@ -206,6 +299,7 @@ static int on_record(const struct dunwind_rec_header *rec, void *arg)
 		const struct dunwind_rec_sample *s = (const void *)rec;
 
 		st->samples++;
+		kips_add(st, s);
 		if (s->cookie)
 			st->samples_cookie++;
 		else
@@ -281,7 +375,13 @@ static int write_ksyms(const struct record_opts *o, struct record_state *st)
 {
 	__u64 before = st->w.hdr.record_bytes;
 	long long t0 = now_ms();
-	int err = dw_ksnap_write(&st->w, NULL, NULL);
+	int err;
+
+	if (!st->kips_failed)
+		kips_compact(st);
+	/* Only the symbols this capture's kernel IPs need (all if unknown). */
+	err = dw_ksnap_write_ips(&st->w, NULL, NULL, st->kips_failed ? NULL : st->kips,
+				 st->nr_kips);
 
 	if (err == -EPERM) {
 		fprintf(stderr, "dunwind: /proc/kallsyms hides kernel addresses: the capture has "
@@ -344,11 +444,13 @@ static void summary(const struct record_opts *o, const struct record_state *st,
 			(unsigned long long)ks->threads);
 		fprintf(stderr,
 			"dunwind: module: %llu user frames (%llu fp, %llu sframe), %.1f frames/walk; "
-			"handler %llu ns/sample, walk %llu ns/walk\n",
+			"handler %llu ns/sample, walk %llu ns/walk; fp %llu ns/frame, "
+			"sframe %llu ns/frame\n",
 			(unsigned long long)ks->user_frames, (unsigned long long)ks->fp_frames,
 			(unsigned long long)ks->sframe_frames,
 			ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
-			per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks));
+			per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks),
+			per(ks->fp_ns, ks->fp_frames), per(ks->sframe_ns, ks->sframe_frames));
 	}
 	if (st->ksyms_bytes)
 		fprintf(stderr, "dunwind: kernel symbols: a %llu KiB snapshot in the capture "
@@ -442,6 +544,8 @@ static int do_record(const struct record_opts *o)
 	st.dev_fd = o->no_gen ? -1 : s.fd;
 	if (st.dev_fd >= 0)
 		reg_initial(&st, o->cmd ? getpid() : (cfg.pid ? cfg.pid : cfg.tid));
+	if (st.dev_fd >= 0 && o->cmd)
+		reg_command(&st, o->cmd[0]);
 	err = dw_session_start(&s);
 	if (err) {
 		report(o, "starting the session", err);
@@ -532,6 +636,7 @@ out:
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	free(st.kips);
 	dw_session_close(&s);
 	return ret;
 }

@@ -106,6 +106,34 @@ int main(void)
 	   !dw_kallsyms_module(k, 0x10, &off), "outside every module: none");
 	dw_kallsyms_free(k);
 
+	/* Only the symbols some IPs need: each containing symbol and its successor. */
+	{
+		const __u64 ips[] = { 0xffffffff81000000ULL + 0x40ULL * 12345 + 5,
+				      0xffffffff81000000ULL + 0x40ULL * 12345 + 9,
+				      0xffffffffc0002010ULL };
+		unsigned long small;
+
+		ok(dw_capture_create(&w, cap, &cfg) == 0 &&
+		   dw_ksnap_write_ips(&w, ks, mods, ips, 3) == 0 && dw_capture_close(&w) == 0,
+		   "write a snapshot of the symbols 3 IPs need");
+		k = read_back(why, sizeof(why), &small);
+		ok(k && small == 2, "one chunk of symbols, one of modules (%lu)", small);
+		name = k ? dw_kallsyms_lookup(k, ips[0], &off, &mod) : NULL;
+		ok(name && !strncmp(name, "sym_12345_", 10) && off == 5,
+		   "an IP resolves as with the whole snapshot (%s+%llu)", name ? name : "-",
+		   (unsigned long long)off);
+		name = k ? dw_kallsyms_lookup(k, ips[2], &off, &mod) : NULL;
+		ok(name && !strcmp(name, "mod_fn") && !strcmp(mod, "mymod"),
+		   "a module IP resolves too");
+		name = k ? dw_kallsyms_lookup(k, 0xffffffff81000000ULL + 0x40ULL * 500, &off, &mod)
+			 : NULL;
+		ok(!name || strncmp(name, "sym_500_", 8), "a symbol no IP needs is left out");
+		dw_kallsyms_free(k);
+		/* The checks below want the whole snapshot again. */
+		ok(dw_capture_create(&w, cap, &cfg) == 0 && dw_ksnap_write(&w, ks, mods) == 0 &&
+		   dw_capture_close(&w) == 0, "write the whole snapshot again");
+	}
+
 	/* An old reader: the snapshot is skipped by size, records are intact. */
 	ok(dw_capture_open(&r, cap) == 0, "the capture validates");
 	while (dw_capture_next(&r))
@@ -151,5 +179,6 @@ int main(void)
 	unlink(ks);
 	unlink(mods);
 	rmdir(dir);
+
 	return tap_done();
 }
