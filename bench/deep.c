@@ -36,15 +36,9 @@ NOINLINE static unsigned long a(unsigned long x)
 
 int main(int argc, char **argv)
 {
-	unsigned long long n = 0;
-	unsigned long x = 1;
+	unsigned long long n;
 
 	dw_bench_start(argc, argv);
-	dw_bench_loop(1);
-	while (!dw_bench_stop) {
-		x = a(x);
-		n++;
-	}
-	dw_bench_loop(0);
+	n = dw_bench_run(a);
 	return dw_bench_done(n, "descents");
 }

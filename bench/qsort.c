@@ -29,32 +29,13 @@ NOINLINE static unsigned long sort_once(unsigned long x)
 	return x + (unsigned long)arr[N / 2];
 }
 
-NOINLINE static unsigned long c(unsigned long x)
-{
-	return sort_once(x + 3) ^ 3;
-}
-
-NOINLINE static unsigned long b(unsigned long x)
-{
-	return c(x + 2) ^ 2;
-}
-
-NOINLINE static unsigned long a(unsigned long x)
-{
-	return b(x + 1) ^ 1;
-}
+DW_BENCH_CHAIN(sort_once)
 
 int main(int argc, char **argv)
 {
-	unsigned long long n = 0;
-	unsigned long x = 1;
+	unsigned long long n;
 
 	dw_bench_start(argc, argv);
-	dw_bench_loop(1);
-	while (!dw_bench_stop) {
-		x = a(x);
-		n++;
-	}
-	dw_bench_loop(0);
+	n = dw_bench_run(a);
 	return dw_bench_done(n, "sorts");
 }

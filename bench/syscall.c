@@ -18,25 +18,11 @@ NOINLINE static unsigned long do_write(unsigned long x)
 	return (unsigned long)write(fd, &byte, 1) + x;
 }
 
-NOINLINE static unsigned long c(unsigned long x)
-{
-	return do_write(x + 3) ^ 3;
-}
-
-NOINLINE static unsigned long b(unsigned long x)
-{
-	return c(x + 2) ^ 2;
-}
-
-NOINLINE static unsigned long a(unsigned long x)
-{
-	return b(x + 1) ^ 1;
-}
+DW_BENCH_CHAIN(do_write)
 
 int main(int argc, char **argv)
 {
-	unsigned long long n = 0;
-	unsigned long x = 1;
+	unsigned long long n;
 
 	dw_bench_start(argc, argv);
 	fd = open("/dev/null", O_WRONLY);
@@ -44,11 +30,6 @@ int main(int argc, char **argv)
 		perror("/dev/null");
 		return 1;
 	}
-	dw_bench_loop(1);
-	while (!dw_bench_stop) {
-		x = a(x);
-		n++;
-	}
-	dw_bench_loop(0);
+	n = dw_bench_run(a);
 	return dw_bench_done(n, "writes");
 }

@@ -15,33 +15,12 @@ NOINLINE static unsigned long leaf(unsigned long x)
 	return dw_bench_spin(x, 20000);
 }
 
-NOINLINE static unsigned long c(unsigned long x)
-{
-	return leaf(x + 3) ^ 3;
-}
-
-NOINLINE static unsigned long b(unsigned long x)
-{
-	return c(x + 2) ^ 2;
-}
-
-NOINLINE static unsigned long a(unsigned long x)
-{
-	return b(x + 1) ^ 1;
-}
+DW_BENCH_CHAIN(leaf)
 
 NOINLINE static void *worker(void *arg)
 {
-	unsigned long long *n = arg;
-	unsigned long x = 1;
-
-	dw_bench_loop(1);
-	while (!dw_bench_stop) {
-		x = a(x);
-		(*n)++;
-	}
-	dw_bench_loop(0);
-	return x ? arg : NULL;
+	*(unsigned long long *)arg = dw_bench_run(a);
+	return arg;
 }
 
 int main(int argc, char **argv)

@@ -80,6 +80,47 @@ static inline void dw_bench_loop(int in)
 }
 
 /*
+ * DW_BENCH_CHAIN(work) - the known chain main -> a -> b -> c -> @work that
+ * every workload's stacks are judged against: real calls (NOINLINE), each
+ * step doing a little work after its call so it cannot become a tail jump
+ * (bench/check_chain verifies both with objdump).
+ */
+#define DW_BENCH_CHAIN(work)							\
+NOINLINE static unsigned long c(unsigned long x)				\
+{										\
+	return work(x + 3) ^ 3;							\
+}										\
+NOINLINE static unsigned long b(unsigned long x)				\
+{										\
+	return c(x + 2) ^ 2;							\
+}										\
+NOINLINE static unsigned long a(unsigned long x)				\
+{										\
+	return b(x + 1) ^ 1;							\
+}
+
+/*
+ * dw_bench_run() - call @fn until the benchmark timer stops the loop, with
+ * the thread named for the loop meanwhile.  Always inlined, so that @fn's
+ * caller in the stack is main() or the worker, as the chain checks expect.
+ * Context: main() or a worker thread.  Returns the number of calls.
+ */
+static inline __attribute__((always_inline)) unsigned long long
+dw_bench_run(unsigned long (*fn)(unsigned long))
+{
+	unsigned long long n = 0;
+	unsigned long x = 1;
+
+	dw_bench_loop(1);
+	while (!dw_bench_stop) {
+		x = fn(x);
+		n++;
+	}
+	dw_bench_loop(0);
+	return n + (x == 0);	/* uses x: the calls cannot be dropped */
+}
+
+/*
  * dw_bench_done() - print the work line.
  * Context: end of main().  Returns 0 (main's exit status).
  */
