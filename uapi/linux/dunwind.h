@@ -383,8 +383,8 @@ enum dunwind_stop_reason {
 	DUNWIND_STOP_END	= 0,	/* outermost frame reached (FP 0) */
 	DUNWIND_STOP_MAX_DEPTH	= 1,	/* max_user_frames reached */
 	DUNWIND_STOP_FAULT	= 2,	/* a stack read faulted */
-	DUNWIND_STOP_BAD_FRAME	= 3,	/* frame not above the last, unaligned,
-					   outside the stack, or IP not user */
+	/* A frame not above the last, unaligned, outside the stack, or an IP not in user space. */
+	DUNWIND_STOP_BAD_FRAME	= 3,
 	DUNWIND_STOP_EXITED	= 4,	/* the thread exited before its walk */
 	DUNWIND_STOP_NO_MM	= 5,	/* no user address space */
 	DUNWIND_STOP_NO_INFO	= 6,	/* no unwind data covers the IP */
