@@ -17,6 +17,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/dunwind.h>
@@ -87,6 +88,25 @@ struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
 						   struct task_struct *task);
 void dunwind_pending_release(struct dunwind_pending_slot *slot);
 
+/*
+ * kmod/mmap.c: a mapping as it was when looked up, the key of the caches
+ * that remember what was found about it (MMAP reported, SFrame table).
+ * A changed mapping has another key.  No padding: compared with memcmp().
+ */
+struct dunwind_vma_key {
+	struct mm_struct *mm;		/* compared, never dereferenced */
+	unsigned long start, end, pgoff;
+	struct file *file;		/* compared, never dereferenced */
+};
+
+void dunwind_vma_key(struct vm_area_struct *vma, struct dunwind_vma_key *key);
+
+static inline bool dunwind_vma_key_eq(const struct dunwind_vma_key *a,
+				      const struct dunwind_vma_key *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
 /* kmod/elf.c: what the module reads of an ELF file. */
 #define DUNWIND_BUILD_ID_MAX	20
 #define DUNWIND_ELF_MAX_SFRAME	(256U << 20)
@@ -107,6 +127,7 @@ struct dunwind_elf_info {
 
 int dunwind_elf_parse(const struct dunwind_elf_src *src, bool mapped,
 		      struct dunwind_elf_info *info);
+int dunwind_uread(void *ctx, u64 off, void *dst, u32 len);
 int dunwind_elf_parse_user(unsigned long ehdr, struct dunwind_elf_info *info);
 unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_struct *vma);
 int dunwind_elf_parse_file(struct file *file, struct dunwind_elf_info *info);
@@ -125,10 +146,8 @@ enum {
 
 /* One executable mapping: its key, and its opened table when OK. */
 struct dunwind_sframe_map {
-	struct mm_struct *mm;		/* compared, never dereferenced */
-	unsigned long start, end, pgoff;
-	struct file *file;		/* compared, never dereferenced */
-	unsigned long ino;
+	struct dunwind_vma_key key;
+	unsigned long ino;		/* of the mapped file, for the registry */
 	dev_t dev;
 	u8 state;			/* DUNWIND_SMAP_* */
 	struct dunwind_sframe_table table;	/* DUNWIND_SMAP_OK */
@@ -168,9 +187,7 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 #define DUNWIND_MMAP_SEEN	1024	/* mappings remembered as reported, per session */
 
 struct dunwind_mmap_key {
-	struct mm_struct *mm;		/* compared, never dereferenced */
-	unsigned long start, end, pgoff;
-	struct file *file;		/* compared, never dereferenced */
+	struct dunwind_vma_key vma;
 	unsigned long gen;		/* the session's exec generation */
 };
 

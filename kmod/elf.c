@@ -16,8 +16,6 @@
 #define DUNWIND_ELF_MAX_PHNUM	128
 #define DUNWIND_ELF_MAX_PHOFF	(16 * PAGE_SIZE)
 #define DUNWIND_ELF_MAX_NOTES	4096	/* bytes of PT_NOTE scanned per segment */
-/* Not in every kernel's <linux/elf.h>; binutils' value. */
-#define DUNWIND_PT_GNU_SFRAME	0x6474e554
 #define DUNWIND_NT_GNU_BUILD_ID	3
 
 /* Find NT_GNU_BUILD_ID in the notes at [off, off + len), one note at a time. */
@@ -94,7 +92,7 @@ int dunwind_elf_parse(const struct dunwind_elf_src *src, bool mapped,
 				have_load = true;
 			}
 			break;
-		case DUNWIND_PT_GNU_SFRAME:
+		case DUNWIND_SFRAME_PT_GNU:
 			info->sframe_vaddr = phdr.p_vaddr;
 			info->sframe_offset = phdr.p_offset;
 			info->sframe_size = phdr.p_memsz;
@@ -151,10 +149,23 @@ unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_str
 	return 0;
 }
 
-static int dunwind_elf_uread(void *ctx, u64 off, void *dst, u32 len)
+/**
+ * dunwind_uread() - read @len bytes at user address @ctx + @off
+ * @ctx:	base user address
+ * @off:	offset from it
+ * @dst:	kernel buffer
+ * @len:	bytes
+ *
+ * The read callback of both the ELF reader and the SFrame decoder
+ * (struct dunwind_elf_src, struct dunwind_sframe_src) over current's memory.
+ * Context: faultable (task_work).
+ * Return: 0, or -EFAULT (== -DUNWIND_SFRAME_EFAULT) on overflow or a fault.
+ */
+int dunwind_uread(void *ctx, u64 off, void *dst, u32 len)
 {
 	unsigned long addr = (unsigned long)ctx + off;
 
+	BUILD_BUG_ON(EFAULT != DUNWIND_SFRAME_EFAULT);
 	if (addr < off || addr >= TASK_SIZE_MAX ||
 	    copy_from_user(dst, (const void __user *)addr, len))
 		return -EFAULT;
@@ -171,7 +182,7 @@ static int dunwind_elf_uread(void *ctx, u64 off, void *dst, u32 len)
  */
 int dunwind_elf_parse_user(unsigned long ehdr, struct dunwind_elf_info *info)
 {
-	struct dunwind_elf_src src = { .read = dunwind_elf_uread, .ctx = (void *)ehdr };
+	struct dunwind_elf_src src = { .read = dunwind_uread, .ctx = (void *)ehdr };
 
 	might_fault();
 	return dunwind_elf_parse(&src, true, info);

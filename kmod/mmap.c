@@ -50,9 +50,26 @@ void dunwind_mmap_free(struct dunwind_mmap_seen *seen)
 	seen->keys = NULL;
 }
 
+/**
+ * dunwind_vma_key() - the key of a mapping, as it is now
+ * @vma:	the mapping, its mm's mmap lock held
+ * @key:	result
+ *
+ * Context: mmap lock held (read).
+ */
+void dunwind_vma_key(struct vm_area_struct *vma, struct dunwind_vma_key *key)
+{
+	mmap_assert_locked(vma->vm_mm);
+	key->mm = vma->vm_mm;
+	key->start = vma->vm_start;
+	key->end = vma->vm_end;
+	key->pgoff = vma->vm_pgoff;
+	key->file = vma->vm_file;
+}
+
 static u32 dunwind_mmap_slot(const struct dunwind_mmap_key *k)
 {
-	return hash_long(k->start ^ (unsigned long)k->mm ^ k->gen, 32) % DUNWIND_MMAP_SEEN;
+	return hash_long(k->vma.start ^ (unsigned long)k->vma.mm ^ k->gen, 32) % DUNWIND_MMAP_SEEN;
 }
 
 static bool dunwind_mmap_is_seen(struct dunwind_mmap_seen *seen,
@@ -98,7 +115,7 @@ static u32 dunwind_mmap_path(struct file *file, char *buf, u16 *misc)
  * Report the mapping that holds @ip unless already reported.
  * Sets [*lo, *hi) to its range.  Return: 0, or -errno (nothing written).
  */
-static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char *buf,
+static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **bufp,
 			    unsigned long *lo, unsigned long *hi)
 {
 	struct mm_struct *mm = current->mm;
@@ -107,7 +124,9 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char *b
 	struct dunwind_mmap_key key = {};
 	struct vm_area_struct *vma;
 	struct file *file = NULL;
+	const char *name = NULL;
 	unsigned long ehdr = 0;
+	char *buf;
 	u32 len;
 
 	if (mmap_read_lock_killable(mm))
@@ -117,12 +136,10 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char *b
 		mmap_read_unlock(mm);
 		return -ENOENT;
 	}
-	key.mm = mm;
-	key.start = *lo = vma->vm_start;
-	key.end = *hi = vma->vm_end;
-	key.pgoff = vma->vm_pgoff;
-	key.file = vma->vm_file;
+	dunwind_vma_key(vma, &key.vma);
 	key.gen = atomic_read(&s->exec_gen);
+	*lo = vma->vm_start;
+	*hi = vma->vm_end;
 	if (dunwind_mmap_is_seen(&s->mmap_seen, &key)) {
 		mmap_read_unlock(mm);
 		return 0;
@@ -142,12 +159,22 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char *b
 		rec.dev_minor = MINOR(inode->i_sb->s_dev);
 		ehdr = dunwind_elf_mapped_header(mm, vma);
 	} else if ((unsigned long)mm->context.vdso == vma->vm_start) {
-		strscpy(buf, "[vdso]", PATH_MAX);
+		name = "[vdso]";
 		ehdr = vma->vm_start;
 	} else {
-		strscpy(buf, "//anon", PATH_MAX);
+		name = "//anon";
 	}
 	mmap_read_unlock(mm);
+
+	/* Only a mapping to report needs the path buffer: one per walk at most. */
+	if (!*bufp)
+		*bufp = kmalloc(PATH_MAX + 8, GFP_KERNEL);
+	buf = *bufp;
+	if (!buf) {
+		if (file)
+			fput(file);
+		return -ENOMEM;
+	}
 
 	/* Faultable from here: the build-id is read from the mapped image. */
 	if (ehdr && !dunwind_elf_parse_user(ehdr, &info) && info.build_id_size) {
@@ -158,7 +185,7 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char *b
 		len = dunwind_mmap_path(file, buf, &rec.hdr.misc);
 		fput(file);
 	} else {
-		len = strlen(buf);
+		len = strscpy(buf, name, PATH_MAX);
 	}
 	memset(buf + len, 0, dunwind_rec_mmap_size(len) - sizeof(rec) - len);
 	rec.hdr.type = DUNWIND_REC_MMAP;
@@ -183,12 +210,9 @@ void dunwind_mmap_report(struct dunwind_session *s, const u64 *ips, unsigned int
 {
 	unsigned long lo[4] = {}, hi[4] = {};
 	unsigned int i, j, next = 0;
-	char *buf;
+	char *buf = NULL;
 
 	might_fault();
-	buf = kmalloc(PATH_MAX + 8, GFP_KERNEL);
-	if (!buf)
-		return;
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < ARRAY_SIZE(lo); j++)
 			if (ips[i] >= lo[j] && ips[i] < hi[j])
@@ -196,7 +220,7 @@ void dunwind_mmap_report(struct dunwind_session *s, const u64 *ips, unsigned int
 		if (j < ARRAY_SIZE(lo))
 			continue;
 		j = next++ % ARRAY_SIZE(lo);
-		if (dunwind_mmap_one(s, ips[i], buf, &lo[j], &hi[j]))
+		if (dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
 			lo[j] = hi[j] = 0;
 	}
 	kfree(buf);

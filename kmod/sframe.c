@@ -60,26 +60,9 @@ void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c)
 	c->maps = NULL;
 }
 
-static int dunwind_sframe_uread(void *ctx, __u64 off, void *dst, __u32 len)
-{
-	unsigned long addr = (unsigned long)ctx + off;
-
-	if (addr < off || copy_from_user(dst, (const void __user *)addr, len))
-		return -DUNWIND_SFRAME_EFAULT;
-	return 0;
-}
-
-static bool dunwind_sframe_same(const struct dunwind_sframe_map *a,
-				const struct dunwind_sframe_map *b)
-{
-	return a->mm == b->mm && a->start == b->start && a->end == b->end &&
-	       a->pgoff == b->pgoff && a->file == b->file && a->ino == b->ino &&
-	       a->dev == b->dev;
-}
-
 static u32 dunwind_sframe_slot(const struct dunwind_sframe_map *m)
 {
-	return hash_long(m->start ^ (unsigned long)m->mm, 32) % DUNWIND_SFRAME_MAPS;
+	return hash_long(m->key.start ^ (unsigned long)m->key.mm, 32) % DUNWIND_SFRAME_MAPS;
 }
 
 /*
@@ -89,7 +72,7 @@ static u32 dunwind_sframe_slot(const struct dunwind_sframe_map *m)
  * Return: 0, -ENOENT (no mapping at @pc), or -EINTR.
  */
 static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
-				     struct dunwind_sframe_map *key, unsigned long *ehdr)
+				     struct dunwind_sframe_map *m, unsigned long *ehdr)
 {
 	struct vm_area_struct *vma;
 
@@ -101,14 +84,10 @@ static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
 		mmap_read_unlock(mm);
 		return -ENOENT;
 	}
-	key->mm = mm;
-	key->start = vma->vm_start;
-	key->end = vma->vm_end;
-	key->pgoff = vma->vm_pgoff;
-	key->file = vma->vm_file;
+	dunwind_vma_key(vma, &m->key);
 	if (vma->vm_file) {
-		key->ino = file_inode(vma->vm_file)->i_ino;
-		key->dev = file_inode(vma->vm_file)->i_sb->s_dev;
+		m->ino = file_inode(vma->vm_file)->i_ino;
+		m->dev = file_inode(vma->vm_file)->i_sb->s_dev;
 	}
 	if (vma->vm_flags & VM_EXEC)
 		*ehdr = dunwind_elf_mapped_header(mm, vma);
@@ -119,7 +98,7 @@ static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
 /* Fill @m (key already set) with the mapping's table, or its verdict. */
 static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehdr)
 {
-	struct dunwind_sframe_src src = { .read = dunwind_sframe_uread };
+	struct dunwind_sframe_src src = { .read = dunwind_uread };
 	struct dunwind_elf_info info;
 	unsigned long sec;
 	int ret;
@@ -167,31 +146,31 @@ static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_m
 			      unsigned long pc, struct dunwind_sframe_map **out)
 {
 	struct dunwind_sframe_cache *c = &s->sframe;
-	struct dunwind_sframe_map key = {}, *m;
+	struct dunwind_sframe_map found = {}, *m;
 	unsigned long ehdr;
 	unsigned int i;
 	u32 slot;
 	int ret;
 
 	for (i = 0; i < memo->nr; i++) {
-		if (pc >= memo->maps[i].start && pc < memo->maps[i].end) {
+		if (pc >= memo->maps[i].key.start && pc < memo->maps[i].key.end) {
 			*out = &memo->maps[i];
 			return 0;
 		}
 	}
-	ret = dunwind_sframe_lookup_vma(current->mm, pc, &key, &ehdr);
+	ret = dunwind_sframe_lookup_vma(current->mm, pc, &found, &ehdr);
 	if (ret)
 		return ret;
 	if (memo->nr < ARRAY_SIZE(memo->maps))
 		m = &memo->maps[memo->nr++];
 	else
 		m = &memo->maps[memo->next++ % ARRAY_SIZE(memo->maps)];
-	*m = key;
+	*m = found;
 	*out = m;
 
 	slot = dunwind_sframe_slot(m);
 	spin_lock(&c->lock);
-	if (c->maps[slot].state && dunwind_sframe_same(&c->maps[slot], m) &&
+	if (c->maps[slot].state && dunwind_vma_key_eq(&c->maps[slot].key, &m->key) &&
 	    (c->maps[slot].state != DUNWIND_SMAP_NONE ||
 	     c->maps[slot].reg_gen == dunwind_registry_gen())) {
 		*m = c->maps[slot];
@@ -268,7 +247,7 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	slot = dunwind_sframe_slot(m);
 	r = hash_long(pc, 32) % DUNWIND_SFRAME_ROWS;
 	spin_lock(&c->lock);
-	if (dunwind_sframe_same(&c->maps[slot], m)) {
+	if (dunwind_vma_key_eq(&c->maps[slot].key, &m->key)) {
 		cached = &c->rows[slot * DUNWIND_SFRAME_ROWS + r];
 		if (cached->valid && pc >= cached->pc_lo && pc < cached->pc_hi) {
 			*rule = *cached;
@@ -292,7 +271,7 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 		return ret;
 	rule->valid = 1;
 	spin_lock(&c->lock);
-	if (dunwind_sframe_same(&c->maps[slot], m))
+	if (dunwind_vma_key_eq(&c->maps[slot].key, &m->key))
 		c->rows[slot * DUNWIND_SFRAME_ROWS + r] = *rule;
 	spin_unlock(&c->lock);
 	return 0;
