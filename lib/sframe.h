@@ -23,6 +23,9 @@
 
 /* On-disk constants (binutils include/sframe.h). */
 #define DUNWIND_SFRAME_MAGIC		0xdee2
+/* The ELF program header of a loaded .sframe (binutils' PT_GNU_SFRAME). */
+#define DUNWIND_SFRAME_PT_GNU		0x6474e554
+
 #define DUNWIND_SFRAME_V1		1
 #define DUNWIND_SFRAME_V2		2
 #define DUNWIND_SFRAME_V3		3

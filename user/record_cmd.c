@@ -201,29 +201,44 @@ static void reg_account(struct record_state *st, const struct dw_sframe_reg_file
 	}
 }
 
-/* A new executable file mapping: give the module a table if it has no .sframe. */
-static void reg_mapping(struct record_state *st, const struct dunwind_rec_mmap *m)
+/* First time we see file (@major:@minor, @ino)? Then remember it. */
+static int reg_first_time(struct record_state *st, unsigned int major, unsigned int minor,
+			  unsigned long long ino)
+{
+	unsigned long long dev = (unsigned long long)major << 32 | minor;
+	unsigned int i;
+
+	for (i = 0; i < st->nr_tried; i++)
+		if (st->tried[i].ino == ino && st->tried[i].dev == dev)
+			return 0;
+	if (st->nr_tried == sizeof(st->tried) / sizeof(st->tried[0]))
+		return 0;		/* that many libraries: stop trying new ones */
+	st->tried[st->nr_tried].dev = dev;
+	st->tried[st->nr_tried++].ino = ino;
+	return 1;
+}
+
+/* Give the module a table for @path unless it has its own .sframe. */
+static void reg_path(struct record_state *st, const char *path)
 {
 	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
 	struct dw_sframe_reg_file f;
-	unsigned int i;
 
-	if (st->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
-	    (m->hdr.misc & DUNWIND_MMAP_DELETED))
-		return;
-	for (i = 0; i < st->nr_tried; i++)
-		if (st->tried[i].ino == m->ino &&
-		    st->tried[i].dev == ((unsigned long long)m->dev_major << 32 | m->dev_minor))
-			return;
-	if (st->nr_tried == sizeof(st->tried) / sizeof(st->tried[0]))
-		return;
-	st->tried[st->nr_tried].dev = (unsigned long long)m->dev_major << 32 | m->dev_minor;
-	st->tried[st->nr_tried++].ino = m->ino;
-	if (dw_sframe_register_file(st->dev_fd, m->path, &ro, &f) == -ENOEXEC)
-		return;			/* not ELF: nothing to say */
+	if (dw_sframe_register_file(st->dev_fd, path, &ro, &f) == -ENOEXEC)
+		return;			/* not ELF (a script): nothing to say */
 	if (!f.err && f.source == DW_SFRAME_SRC_NONE)
 		return;			/* has its own .sframe */
 	reg_account(st, &f);
+}
+
+/* A new executable file mapping: give the module a table if it has no .sframe. */
+static void reg_mapping(struct record_state *st, const struct dunwind_rec_mmap *m)
+{
+	if (st->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
+	    (m->hdr.misc & DUNWIND_MMAP_DELETED))
+		return;
+	if (reg_first_time(st, m->dev_major, m->dev_minor, m->ino))
+		reg_path(st, m->path);
 }
 
 /* The file execvp() would run for @name, into @buf; 0 or -ENOENT. */
@@ -251,23 +266,13 @@ static int find_in_path(const char *name, char *buf, size_t len)
  */
 static void reg_command(struct record_state *st, const char *name)
 {
-	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
-	struct dw_sframe_reg_file f;
 	char path[4096];
 	struct stat sb;
 
 	if (st->dev_fd < 0 || find_in_path(name, path, sizeof(path)) || stat(path, &sb))
 		return;
-	if (dw_sframe_register_file(st->dev_fd, path, &ro, &f) == -ENOEXEC)
-		return;			/* a script: its interpreter comes by MMAP */
-	if (!f.err && f.source == DW_SFRAME_SRC_NONE)
-		return;			/* has its own .sframe */
-	reg_account(st, &f);
-	if (st->nr_tried < sizeof(st->tried) / sizeof(st->tried[0])) {
-		st->tried[st->nr_tried].dev = (unsigned long long)major(sb.st_dev) << 32 |
-					      minor(sb.st_dev);
-		st->tried[st->nr_tried++].ino = sb.st_ino;
-	}
+	if (reg_first_time(st, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
+		reg_path(st, path);
 }
 
 /* Before START: tables for what the target (or, for -- CMD, we) already map. */

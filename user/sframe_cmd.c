@@ -27,9 +27,6 @@
 #include "../lib/sframe_enc.h"
 #include "sframe_gen.h"
 
-#ifndef PT_GNU_SFRAME
-#define PT_GNU_SFRAME 0x6474e554
-#endif
 
 int dw_cmd_sframe(int argc, char **argv);
 
@@ -165,7 +162,7 @@ static int load_elf(const char *path, struct sf_file *f)
 			size_t flen;
 			char *raw;
 
-			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_GNU_SFRAME)
+			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != DUNWIND_SFRAME_PT_GNU)
 				continue;
 			raw = elf_rawfile(e, &flen);
 			if (!raw || ph.p_offset > flen || ph.p_filesz > flen - ph.p_offset) {

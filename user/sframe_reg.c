@@ -28,9 +28,6 @@
 #include "sframe_gen.h"
 #include "sframe_reg.h"
 
-#ifndef PT_GNU_SFRAME
-#define PT_GNU_SFRAME 0x6474e554
-#endif
 
 #define REG_CACHE_MAGIC		"DWSFRGEN"
 #define REG_CACHE_REV		1		/* bump when the generator's output changes */
@@ -112,7 +109,7 @@ static int reg_read_elf(int fd, struct reg_elf *re)
 	for (i = 0; i < phnum; i++) {
 		if (!gelf_getphdr(elf, (int)i, &ph))
 			continue;
-		if (ph.p_type == PT_GNU_SFRAME)
+		if (ph.p_type == DUNWIND_SFRAME_PT_GNU)
 			re->has_sframe = 1;
 		if (ph.p_type != PT_NOTE || re->build_id_size)
 			continue;
