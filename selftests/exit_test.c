@@ -37,6 +37,15 @@ static int in_exit_path(const struct dw_kallsyms *ks, const struct dunwind_rec_s
 	return 0;
 }
 
+/* Sample @pid every PERIOD_NS of CPU time into a 16 MiB ring: nothing lost. */
+static void exit_config(struct dunwind_config *cfg, int pid)
+{
+	dw_records_config(cfg, pid, 0, 0);
+	cfg->sample_freq = 0;
+	cfg->sample_period = PERIOD_NS;
+	cfg->ring_pages = 4096;
+}
+
 FIXTURE(exiting) {
 	struct dw_records r;
 	struct dw_kallsyms *ks;
@@ -71,10 +80,7 @@ FIXTURE_SETUP(exiting)
 		dw_records_free(&self->r);
 		ret = dw_workload_start(&w, "exit_mm", argv, 30000);
 		ASSERT_EQ(0, ret) TH_LOG("cannot start exit_mm: %s", strerror(-ret));
-		dw_records_config(&cfg, w.pid, 0, 0);
-		cfg.sample_freq = 0;
-		cfg.sample_period = PERIOD_NS;
-		cfg.ring_pages = 4096;
+		exit_config(&cfg, w.pid);
 		ret = dw_session_open(&s, NULL, &cfg);
 		if (!ret)
 			ret = dw_session_start(&s);
@@ -212,10 +218,7 @@ TEST_F_TIMEOUT(killed, killed_target_leaves_no_sample_without_its_stack, 60)
 
 	ret = dw_workload_start(&w, "read_loop", NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start read_loop: %s", strerror(-ret));
-	dw_records_config(&cfg, w.pid, 0, 0);
-	cfg.sample_freq = 0;
-	cfg.sample_period = PERIOD_NS;
-	cfg.ring_pages = 4096;
+	exit_config(&cfg, w.pid);
 	ret = dw_session_open(&s, NULL, &cfg);
 	if (!ret)
 		ret = dw_session_start(&s);
