@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sframe_enc.h"
+#include "sframe/sframe_enc.h"
 
 #define SP DUNWIND_SFRAME_REG_SP
 #define FP DUNWIND_SFRAME_REG_FP

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include "records.h"
-#include "symtab.h"
+#include "symbols/symtab.h"
 
 /*
  * One element of a pattern, matched innermost first: between @min and @max

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kallsyms.h"
+#include "symbols/kallsyms.h"
 #include "kselftest_harness.h"
 #include "records.h"
 #include "workload.h"

@@ -12,7 +12,7 @@
 
 #include "kselftest_harness.h"
 #include "records.h"
-#include "symtab.h"
+#include "symbols/symtab.h"
 #include "workload.h"
 
 #define FREQ		1000	/* Hz */

@@ -184,7 +184,7 @@ size_t dw_records_samples_for(const struct dw_records *r, __u64 cookie)
 }
 
 /**
- * dw_records_stitch() - join samples and user stacks with user/stitch.c
+ * dw_records_stitch() - join samples and user stacks with user/analyze/stitch.c
  * Context: user space.  @fn sees each sample once, in ring order.
  * Return: 0, -ENOMEM, or dw_stitch_add()/dw_stitch_finish()'s -errno.
  */

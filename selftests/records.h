@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 #include <linux/dunwind.h>
-#include "session.h"
-#include "stitch.h"
+#include "capture/ring.h"
+#include "analyze/stitch.h"
 
 struct dw_records {
 	struct dunwind_rec_header **v;	/* in ring order */
@@ -49,7 +49,7 @@ size_t dw_records_stacks_for(const struct dw_records *r, __u64 cookie,
 			     const struct dunwind_rec_user_stack **last);
 /* SAMPLE records carrying @cookie. */
 size_t dw_records_samples_for(const struct dw_records *r, __u64 cookie);
-/* Join samples with their stacks (user/stitch.h) and call @fn per sample. 0 or -errno. */
+/* Join samples with their stacks (user/analyze/stitch.h) and call @fn per sample. 0 or -errno. */
 int dw_records_stitch(const struct dw_records *r, dw_stitched_fn fn, void *arg,
 		      struct dw_stitch_counts *counts);
 void dw_records_free(struct dw_records *r);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sframe_reg_test: SFrame tables generated from CFI and registered with
- * DUNWIND_IOC_SFRAME_REGISTER (user/sframe_reg.h) make stacks through
+ * DUNWIND_IOC_SFRAME_REGISTER (user/sframe/sframe_reg.h) make stacks through
  * Debian's libc (no frame pointers, no .sframe) complete: a comparator
  * under qsort, write(2) and nanosleep(2) in the kernel.  Malformed
  * registrations fail with their documented errno and change nothing, and
@@ -18,12 +18,12 @@
 #include "kselftest_harness.h"
 #include "chain.h"
 #include "records.h"
-#include "sframe_gen.h"
-#include "sframe_reg.h"
-#include "symtab.h"
+#include "sframe/sframe_gen.h"
+#include "sframe/sframe_reg.h"
+#include "symbols/symtab.h"
 #include "workload.h"
 
-#include "../lib/sframe.h"
+#include "sframe.h"
 
 #define FREQ		1000	/* Hz */
 #define PROFILE_MS	6000

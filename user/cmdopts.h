@@ -9,7 +9,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "analyze/profile.h"
 
 enum {
 	DW_OPT_INLINE = 1000,

@@ -7,8 +7,8 @@
 
 #include "cmdopts.h"
 #include "commands.h"
-#include "flamegraph.h"
-#include "profile.h"
+#include "output/flamegraph.h"
+#include "analyze/profile.h"
 
 enum { OPT_TITLE = DW_OPT_FIRST_OWN, OPT_WIDTH };
 

@@ -20,11 +20,11 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "capture.h"
+#include "capture/capture.h"
 #include "commands.h"
-#include "ksnap.h"
-#include "session.h"
-#include "sframe_reg.h"
+#include "capture/ksnap.h"
+#include "capture/ring.h"
+#include "sframe/sframe_reg.h"
 
 #define DW_POLL_MS		100	/* ring poll while recording */
 #define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */

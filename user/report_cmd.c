@@ -10,11 +10,11 @@
 
 #include "cmdopts.h"
 #include "commands.h"
-#include "folded.h"
-#include "pprof.h"
-#include "profile.h"
-#include "report.h"
-#include "speedscope.h"
+#include "output/folded.h"
+#include "output/pprof.h"
+#include "analyze/profile.h"
+#include "output/report.h"
+#include "output/speedscope.h"
 
 enum report_format { FMT_TEXT, FMT_FOLDED, FMT_SPEEDSCOPE, FMT_PPROF };
 

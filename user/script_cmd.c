@@ -22,8 +22,8 @@
 
 #include "cmdopts.h"
 #include "commands.h"
-#include "profile.h"
-#include "report.h"
+#include "analyze/profile.h"
+#include "output/report.h"
 
 static void script_usage(FILE *f)
 {

@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/sframe.h"
-#include "../lib/sframe_enc.h"
-#include "sframe_gen.h"
+#include "sframe.h"
+#include "sframe/sframe_enc.h"
+#include "sframe/sframe_gen.h"
 
 
 int dw_cmd_sframe(int argc, char **argv);

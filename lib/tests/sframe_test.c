@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "../sframe.h"
-#include "../sframe_enc.h"
+#include "sframe/sframe_enc.h"
 
 static int n_test, n_pass, n_fail, n_skip;
 

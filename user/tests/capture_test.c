@@ -12,7 +12,7 @@
 
 #include "tap.h"
 #include "mkrec.h"
-#include "capture.h"
+#include "capture/capture.h"
 
 #define NREC	40
 

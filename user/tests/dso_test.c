@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 
 #include "tap.h"
-#include "debuginfod.h"
-#include "dso.h"
-#include "perfmap.h"
+#include "symbols/debuginfod.h"
+#include "symbols/dso.h"
+#include "symbols/perfmap.h"
 
 static char dir[] = "/tmp/dw_dso_test.XXXXXX";
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "kallsyms.h"
+#include "symbols/kallsyms.h"
 
 static char path[] = "/tmp/dw_kallsyms_test.XXXXXX";
 

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "capture.h"
-#include "kallsyms.h"
-#include "ksnap.h"
+#include "capture/capture.h"
+#include "symbols/kallsyms.h"
+#include "capture/ksnap.h"
 
 static char dir[] = "/tmp/dw_ksnap_test.XXXXXX";
 static char cap[128], ks[128], mods[128];

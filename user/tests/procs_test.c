@@ -11,7 +11,7 @@
 
 #include "tap.h"
 #include "mkrec.h"
-#include "procs.h"
+#include "analyze/procs.h"
 #include "selfmap.h"
 
 __attribute__((noinline, used)) int dw_procs_test_fn(int x)

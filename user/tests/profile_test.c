@@ -14,14 +14,14 @@
 
 #include "tap.h"
 #include "mkrec.h"
-#include "capture.h"
-#include "flamegraph.h"
-#include "folded.h"
-#include "ksnap.h"
-#include "pprof.h"
-#include "profile.h"
-#include "report.h"
-#include "speedscope.h"
+#include "capture/capture.h"
+#include "output/flamegraph.h"
+#include "output/folded.h"
+#include "capture/ksnap.h"
+#include "output/pprof.h"
+#include "analyze/profile.h"
+#include "output/report.h"
+#include "output/speedscope.h"
 
 #define G	4194501U
 

@@ -21,8 +21,8 @@
 
 #include "tap.h"
 #include "mkrec.h"
-#include "capture.h"
-#include "ksnap.h"
+#include "capture/capture.h"
+#include "capture/ksnap.h"
 #include "selfmap.h"
 
 /* Above pid_max (4194304): never a live process. */
@@ -309,8 +309,8 @@ int main(void)
 	if (have("protoc")) {
 		char proto[PATH_MAX];
 
-		if (!realpath("profile.proto", proto))
-			strcpy(proto, "profile.proto");
+		if (!realpath("output/profile.proto", proto))
+			strcpy(proto, "output/profile.proto");
 		snprintf(path, sizeof(path), "gzip -dc profile.pb.gz | protoc -I%.*s "
 			 "--decode perftools.profiles.Profile %s >pprof.out 2>pprof.err",
 			 (int)(strrchr(proto, '/') - proto), proto, strrchr(proto, '/') + 1);

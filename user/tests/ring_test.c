@@ -13,7 +13,7 @@
 
 #include "tap.h"
 #include "mkrec.h"
-#include "session.h"
+#include "capture/ring.h"
 
 #define PAGE	4096
 

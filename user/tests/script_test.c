@@ -13,7 +13,7 @@
 
 #include "tap.h"
 #include "mkrec.h"
-#include "capture.h"
+#include "capture/capture.h"
 #include "selfmap.h"
 
 static char dir[] = "/tmp/dw_script_test.XXXXXX";

@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../lib/sframe.h"
-#include "../sframe_gen.h"
-#include "../sframe_reg.h"
+#include "sframe.h"
+#include "sframe/sframe_gen.h"
+#include "sframe/sframe_reg.h"
 #include "tap.h"
 
 #define T_OP_BREG6		0x76

@@ -9,7 +9,7 @@
 
 #include "tap.h"
 #include "mkrec.h"
-#include "stitch.h"
+#include "analyze/stitch.h"
 
 #define MAXS	64
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "symtab.h"
+#include "symbols/symtab.h"
 
 __attribute__((noinline, used)) int dw_test_marker_function(int x)
 {

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call trees: each sample's function list (leaf first) is walked from the
+ * root end (top-down) or the leaf end (inverted) and merged into the tree
+ * node by node; a node's children are found by a hash of (parent, func).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/calltree.h"
+
+#define DW_TREE_MAX_DEPTH	4096
+
+struct child_ht {
+	uint32_t *slot;			/* node index + 1 */
+	size_t cap;
+};
+
+static uint64_t key_hash(uint32_t parent, uint32_t func)
+{
+	uint64_t h = ((uint64_t)parent << 32 | func) * 0x9e3779b97f4a7c15ULL;
+
+	return h ^ (h >> 29);
+}
+
+static int ht_grow(struct child_ht *h, const struct dw_tree *t)
+{
+	size_t ncap = h->cap ? h->cap * 2 : 4096, i, j;
+	uint32_t *ns = calloc(ncap, sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	for (i = 0; i < h->cap; i++) {
+		const struct dw_tree_node *n;
+
+		if (!h->slot[i])
+			continue;
+		n = &t->nodes[h->slot[i] - 1];
+		for (j = key_hash(n->parent, n->func) & (ncap - 1); ns[j]; j = (j + 1) & (ncap - 1))
+			;
+		ns[j] = h->slot[i];
+	}
+	free(h->slot);
+	h->slot = ns;
+	h->cap = ncap;
+	return 0;
+}
+
+/* The child of @parent (index + 1, 0: root level) for @func; created if new. */
+static long child(struct dw_tree *t, struct child_ht *h, uint32_t parent, uint32_t func)
+{
+	struct dw_tree_node *n;
+	size_t i;
+
+	if ((t->nr + 1) * 2 > h->cap && ht_grow(h, t))
+		return -ENOMEM;
+	for (i = key_hash(parent, func) & (h->cap - 1); h->slot[i]; i = (i + 1) & (h->cap - 1)) {
+		n = &t->nodes[h->slot[i] - 1];
+		if (n->parent == parent && n->func == func)
+			return (long)h->slot[i] - 1;
+	}
+	if (t->nr == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 1024;
+		struct dw_tree_node *nn = realloc(t->nodes, ncap * sizeof(*nn));
+
+		if (!nn)
+			return -ENOMEM;
+		t->nodes = nn;
+		t->cap = ncap;
+	}
+	n = &t->nodes[t->nr];
+	memset(n, 0, sizeof(*n));
+	n->func = func;
+	n->parent = parent;
+	n->depth = parent ? t->nodes[parent - 1].depth + 1 : 0;
+	if (parent) {
+		n->next = t->nodes[parent - 1].first_child;
+		t->nodes[parent - 1].first_child = (uint32_t)t->nr + 1;
+	} else {
+		n->next = t->first_root;
+		t->first_root = (uint32_t)t->nr + 1;
+	}
+	h->slot[i] = (uint32_t)t->nr + 1;
+	return (long)t->nr++;
+}
+
+/**
+ * dw_tree_build() - merge a profile's stacks into a call tree
+ * @t:		tree to fill (zeroed by the caller or freed before)
+ * @p:		profile
+ * @inline_frames: expand inlined functions
+ * @inverted:	roots are the leaves (a callers view) instead of the outermost frames
+ *
+ * Context: user space.  Samples without any frame are counted in
+ * @t->total only.
+ * Return: 0 or -ENOMEM (the tree is then freed).
+ */
+int dw_tree_build(struct dw_tree *t, const struct dw_prof *p, int inline_frames, int inverted)
+{
+	static uint32_t funcs[DW_TREE_MAX_DEPTH];
+	struct child_ht h = { 0 };
+	size_t i, n, j;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < p->nr_samples; i++) {
+		const struct dw_prof_sample *s = &p->samples[i];
+		uint32_t parent = 0;
+
+		t->total += s->period;
+		n = dw_prof_frames(p, s, inline_frames, funcs, DW_TREE_MAX_DEPTH);
+		for (j = 0; j < n; j++) {
+			uint32_t f = inverted ? funcs[j] : funcs[n - 1 - j];
+			long c = child(t, &h, parent, f);
+
+			if (c < 0) {
+				free(h.slot);
+				dw_tree_free(t);
+				return -ENOMEM;
+			}
+			t->nodes[c].total += s->period;
+			t->nodes[c].samples++;
+			if (j == n - 1)
+				t->nodes[c].self += s->period;
+			parent = (uint32_t)c + 1;
+		}
+	}
+	free(h.slot);
+	return 0;
+}
+
+static const struct dw_prof *sort_prof;
+static const struct dw_tree *sort_tree;
+static int sort_by_name;
+
+static int node_cmp(const void *a, const void *b)
+{
+	const struct dw_tree_node *x = &sort_tree->nodes[*(const uint32_t *)a - 1];
+	const struct dw_tree_node *y = &sort_tree->nodes[*(const uint32_t *)b - 1];
+
+	if (!sort_by_name && x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(sort_prof->funcs[x->func].name, sort_prof->funcs[y->func].name);
+}
+
+/* Sort one sibling list starting at *@head. */
+static int sort_list(struct dw_tree *t, uint32_t *head)
+{
+	uint32_t *v, c;
+	size_t n = 0, i;
+
+	for (c = *head; c; c = t->nodes[c - 1].next)
+		n++;
+	if (n < 2)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (c = *head, i = 0; c; c = t->nodes[c - 1].next)
+		v[i++] = c;
+	qsort(v, n, sizeof(*v), node_cmp);
+	*head = v[0];
+	for (i = 0; i + 1 < n; i++)
+		t->nodes[v[i] - 1].next = v[i + 1];
+	t->nodes[v[n - 1] - 1].next = 0;
+	free(v);
+	return 0;
+}
+
+/**
+ * dw_tree_sort() - order every sibling list
+ * @t:		tree
+ * @p:		its profile (for the names)
+ * @by_name:	by name only (flame graphs); else by total weight, then name
+ *
+ * Context: user space, not thread-safe.  On ENOMEM a list stays unsorted.
+ */
+void dw_tree_sort(struct dw_tree *t, const struct dw_prof *p, int by_name)
+{
+	size_t i;
+
+	sort_by_name = by_name;
+	sort_prof = p;
+	sort_tree = t;
+	sort_list(t, &t->first_root);
+	for (i = 0; i < t->nr; i++)
+		sort_list(t, &t->nodes[i].first_child);
+}
+
+/**
+ * dw_tree_free() - free a tree's nodes
+ * @t:		tree
+ *
+ * Context: user space.
+ */
+void dw_tree_free(struct dw_tree *t)
+{
+	free(t->nodes);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stitching: join each SAMPLE with the USER_STACK of the same cookie.
+ *
+ * The two arrive in either order (a sample taken in user mode may be
+ * written after the walk it triggered when CPUs race; usually the stack
+ * comes later), so every record is kept until dw_stitch_finish().  Stacks
+ * go into an open-addressing hash table keyed by cookie; samples into an
+ * array kept in arrival order.  Each record is copied once into an arena.
+ * Total work is O(records).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "analyze/stitch.h"
+
+#define ARENA_CHUNK	(1U << 20)
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	_Alignas(8) unsigned char mem[];
+};
+
+struct stack_slot {
+	__u64 cookie;			/* 0: empty slot */
+	const struct dunwind_rec_user_stack *u;
+	unsigned long refs;		/* samples joined with it */
+};
+
+struct dw_stitch {
+	struct arena_chunk *chunks;
+	const struct dunwind_rec_sample **samples;
+	size_t nr_samples, cap_samples;
+	struct stack_slot *tab;
+	size_t tab_cap, tab_used;	/* tab_cap: a power of two */
+	struct dw_stitch_counts counts;
+};
+
+static void *arena_copy(struct dw_stitch *st, const void *src, size_t len)
+{
+	struct arena_chunk *c = st->chunks;
+	void *dst;
+
+	len = (len + 7) & ~(size_t)7;
+	if (!c || c->cap - c->used < len) {
+		size_t cap = len > ARENA_CHUNK ? len : ARENA_CHUNK;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->next = st->chunks;
+		c->used = 0;
+		c->cap = cap;
+		st->chunks = c;
+	}
+	dst = c->mem + c->used;
+	c->used += len;
+	memcpy(dst, src, len);
+	return dst;
+}
+
+static size_t cookie_hash(__u64 c)
+{
+	c ^= c >> 30;
+	c *= 0xbf58476d1ce4e5b9ULL;
+	c ^= c >> 27;
+	c *= 0x94d049bb133111ebULL;
+	c ^= c >> 31;
+	return (size_t)c;
+}
+
+static struct stack_slot *slot_find(struct stack_slot *tab, size_t cap, __u64 cookie)
+{
+	size_t i = cookie_hash(cookie) & (cap - 1);
+
+	while (tab[i].cookie && tab[i].cookie != cookie)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static int tab_grow(struct dw_stitch *st)
+{
+	size_t cap = st->tab_cap ? st->tab_cap * 2 : 1024, i;
+	struct stack_slot *tab = calloc(cap, sizeof(*tab));
+
+	if (!tab)
+		return -ENOMEM;
+	for (i = 0; i < st->tab_cap; i++)
+		if (st->tab[i].cookie)
+			*slot_find(tab, cap, st->tab[i].cookie) = st->tab[i];
+	free(st->tab);
+	st->tab = tab;
+	st->tab_cap = cap;
+	return 0;
+}
+
+/**
+ * dw_stitch_new() - an empty stitcher
+ *
+ * Context: user space.
+ * Return: the stitcher, or NULL (errno ENOMEM).
+ */
+struct dw_stitch *dw_stitch_new(void)
+{
+	struct dw_stitch *st = calloc(1, sizeof(*st));
+
+	if (st && tab_grow(st)) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+static int add_sample(struct dw_stitch *st, const struct dunwind_rec_header *rec)
+{
+	const struct dunwind_rec_sample *s;
+
+	if (st->nr_samples == st->cap_samples) {
+		size_t cap = st->cap_samples ? st->cap_samples * 2 : 4096;
+		const struct dunwind_rec_sample **n =
+			realloc(st->samples, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		st->samples = n;
+		st->cap_samples = cap;
+	}
+	s = arena_copy(st, rec, rec->size);
+	if (!s)
+		return -ENOMEM;
+	st->samples[st->nr_samples++] = s;
+	st->counts.samples++;
+	return 0;
+}
+
+static int add_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
+{
+	const struct dunwind_rec_user_stack *u = (const void *)rec;
+	struct stack_slot *slot;
+
+	st->counts.user_stacks++;
+	if (u->cookie == 0) {
+		/* No sample can refer to cookie 0. */
+		st->counts.orphan_stacks++;
+		return 0;
+	}
+	if ((st->tab_used + 1) * 2 > st->tab_cap && tab_grow(st))
+		return -ENOMEM;
+	slot = slot_find(st->tab, st->tab_cap, u->cookie);
+	if (slot->cookie) {
+		st->counts.dup_stacks++;	/* keep the first */
+		return 0;
+	}
+	slot->u = arena_copy(st, rec, rec->size);
+	if (!slot->u)
+		return -ENOMEM;
+	slot->cookie = u->cookie;
+	slot->refs = 0;
+	st->tab_used++;
+	return 0;
+}
+
+/**
+ * dw_stitch_add() - take in one record
+ * @st:		stitcher
+ * @rec:	a record that passed dunwind_rec_check(); copied
+ *
+ * Context: user space.  SAMPLE and USER_STACK records are kept; LOST
+ * records are added to the lost counts; other types are ignored.
+ * Return: 0; -EINVAL if @rec is malformed; -ENOMEM.
+ */
+int dw_stitch_add(struct dw_stitch *st, const struct dunwind_rec_header *rec)
+{
+	int i;
+
+	if (dunwind_rec_check(rec, rec->size))
+		return -EINVAL;
+	switch (rec->type) {
+	case DUNWIND_REC_SAMPLE:
+		return add_sample(st, rec);
+	case DUNWIND_REC_USER_STACK:
+		return add_stack(st, rec);
+	case DUNWIND_REC_LOST: {
+		const struct dunwind_rec_lost *l = (const void *)rec;
+
+		for (i = 0; i < DUNWIND_REC_MAX; i++)
+			st->counts.lost[i] += l->lost[i];
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/**
+ * dw_stitch_finish() - report every sample with its user stack
+ * @st:		stitcher; may be finished again (the counts are recomputed)
+ * @fn:		called once per sample in arrival order, with its user stack
+ *		or NULL (cookie 0, or the stack never came); may be NULL
+ * @arg:	passed to @fn
+ * @counts:	filled if not NULL
+ *
+ * Context: user space.
+ * Return: 0.
+ */
+int dw_stitch_finish(struct dw_stitch *st, dw_stitched_fn fn, void *arg,
+		     struct dw_stitch_counts *counts)
+{
+	struct dw_stitch_counts *c = &st->counts;
+	size_t i;
+
+	c->joined = c->no_user = c->missing = 0;
+	for (i = 0; i < st->tab_cap; i++)
+		st->tab[i].refs = 0;
+	for (i = 0; i < st->nr_samples; i++) {
+		const struct dunwind_rec_sample *s = st->samples[i];
+		const struct dunwind_rec_user_stack *u = NULL;
+
+		if (s->cookie == 0) {
+			c->no_user++;
+		} else {
+			struct stack_slot *slot = slot_find(st->tab, st->tab_cap, s->cookie);
+
+			if (slot->cookie) {
+				slot->refs++;
+				u = slot->u;
+				c->joined++;
+			} else {
+				c->missing++;
+			}
+		}
+		if (fn)
+			fn(s, u, arg);
+	}
+	/* Stacks with cookie 0 were counted as orphans when they came. */
+	c->orphan_stacks = c->user_stacks - c->dup_stacks - st->tab_used;
+	for (i = 0; i < st->tab_cap; i++)
+		if (st->tab[i].cookie && !st->tab[i].refs)
+			c->orphan_stacks++;
+	if (counts)
+		*counts = *c;
+	return 0;
+}
+
+/**
+ * dw_stitch_free() - free the stitcher and every record it copied
+ * @st:		stitcher or NULL
+ *
+ * Context: user space.
+ */
+void dw_stitch_free(struct dw_stitch *st)
+{
+	struct arena_chunk *c, *next;
+
+	if (!st)
+		return;
+	for (c = st->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(st->samples);
+	free(st->tab);
+	free(st);
+}

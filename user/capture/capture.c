@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capture file writer and reader.  The reader validates the whole file
+ * when it opens it, so that iterating can no longer fail: every record
+ * it hands out is complete, aligned and passed dunwind_rec_check().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "record.h"
+#include "capture/capture.h"
+
+static __u64 clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return 0;
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+/* This boot's id from /proc: 0, or -1 if unavailable. */
+static int read_boot_id(__u8 id[16])
+{
+	char text[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	int i = 0, n = 0;
+
+	if (!f)
+		return -1;
+	if (!fgets(text, sizeof(text), f))
+		text[0] = '\0';
+	fclose(f);
+	/* 8-4-4-4-12 hex digits */
+	for (; text[i] && n < 32; i++) {
+		int v;
+
+		if (text[i] == '-')
+			continue;
+		if (text[i] >= '0' && text[i] <= '9')
+			v = text[i] - '0';
+		else if (text[i] >= 'a' && text[i] <= 'f')
+			v = text[i] - 'a' + 10;
+		else
+			break;
+		id[n / 2] = (__u8)(n % 2 ? id[n / 2] | v : v << 4);
+		n++;
+	}
+	return n == 32 ? 0 : -1;
+}
+
+/**
+ * dw_capture_same_boot() - was the capture made during the running boot?
+ * @h:		a validated header
+ *
+ * Context: user space, reads /proc.
+ * Return: 1 same boot, 0 another boot, -1 unknown (no boot id on either side).
+ */
+int dw_capture_same_boot(const struct dw_capture_header *h)
+{
+	static const __u8 zero[16];
+	__u8 now[16];
+
+	if (!memcmp(h->boot_id, zero, sizeof(zero)) || read_boot_id(now))
+		return -1;
+	return !memcmp(h->boot_id, now, sizeof(now));
+}
+
+/**
+ * dw_capture_create() - create @path and write a provisional header
+ * @w:		writer to initialise
+ * @path:	file to create (truncated if it exists)
+ * @cfg:	the session's configuration, recorded in the header; may be NULL
+ *
+ * Context: user space, blocking I/O.  The header's counts are written by
+ * dw_capture_close(); until then the file is marked empty.
+ * Return: 0, or -errno from fopen()/fwrite().
+ */
+int dw_capture_create(struct dw_capture_writer *w, const char *path,
+		      const struct dunwind_config *cfg)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	memset(w, 0, sizeof(*w));
+	memcpy(w->hdr.magic, DW_CAPTURE_MAGIC, sizeof(w->hdr.magic));
+	w->hdr.version = DW_CAPTURE_VERSION;
+	w->hdr.header_size = sizeof(w->hdr);
+	w->hdr.endian = DW_CAPTURE_ENDIAN;
+	w->hdr.page_size = ps > 0 ? (__u32)ps : 4096;
+	w->hdr.created_realtime_ns = clock_ns(CLOCK_REALTIME);
+	w->hdr.created_monotonic_ns = clock_ns(CLOCK_MONOTONIC);
+	w->hdr.created_boottime_ns = clock_ns(CLOCK_BOOTTIME);
+	if (read_boot_id(w->hdr.boot_id))
+		memset(w->hdr.boot_id, 0, sizeof(w->hdr.boot_id));
+	if (cfg) {
+		w->hdr.pid = cfg->pid;
+		w->hdr.tid = cfg->tid;
+		w->hdr.sample_freq = cfg->sample_freq;
+		w->hdr.sample_period = cfg->sample_period;
+		w->hdr.config_flags = cfg->flags;
+		w->hdr.max_user_frames = cfg->max_user_frames;
+		w->hdr.ring_pages = cfg->ring_pages;
+	}
+	w->path = path;
+	w->f = fopen(path, "w");
+	if (!w->f)
+		return -errno;
+	if (fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1) {
+		int err = errno ? -errno : -EIO;
+
+		fclose(w->f);
+		w->f = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/**
+ * dw_capture_write() - append one record
+ * @w:		writer from dw_capture_create()
+ * @rec:	a record that passed dunwind_rec_check() (rec->size bytes)
+ *
+ * Context: user space, buffered I/O.
+ * Return: 0, -EINVAL if @rec is not well formed, -EBADF after a failed
+ * create, or -errno from fwrite().
+ */
+int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec)
+{
+	if (!w->f)
+		return -EBADF;
+	if (dunwind_rec_check(rec, rec->size))
+		return -EINVAL;
+	if (fwrite(rec, rec->size, 1, w->f) != 1)
+		return errno ? -errno : -EIO;
+	w->hdr.record_bytes += rec->size;
+	w->hdr.record_count++;
+	return 0;
+}
+
+/**
+ * dw_capture_close() - write the final header and close the file
+ * @w:		writer from dw_capture_create(); closed even on error
+ *
+ * Context: user space, blocking I/O.
+ * Return: 0, -EBADF if the writer was not open, or -errno (-EIO) if
+ * any write failed (the file is then incomplete and readers refuse it).
+ */
+int dw_capture_close(struct dw_capture_writer *w)
+{
+	int err = 0;
+
+	if (!w->f)
+		return -EBADF;
+	if (fflush(w->f) || fseek(w->f, 0, SEEK_SET) ||
+	    fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1 || fflush(w->f))
+		err = errno ? -errno : -EIO;
+	if (fclose(w->f) && !err)
+		err = errno ? -errno : -EIO;
+	w->f = NULL;
+	return err;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int fail(struct dw_capture_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const char *type_name(__u32 type)
+{
+	switch (type) {
+	case DUNWIND_REC_SAMPLE:
+		return "sample";
+	case DUNWIND_REC_USER_STACK:
+		return "user stack";
+	case DUNWIND_REC_LOST:
+		return "lost";
+	case DUNWIND_REC_MMAP:
+		return "mmap";
+	case DUNWIND_REC_COMM:
+		return "comm";
+	case DUNWIND_REC_FORK:
+		return "fork";
+	case DUNWIND_REC_EXIT:
+		return "exit";
+	default:
+		return "unknown type";
+	}
+}
+
+static int check_header(struct dw_capture_reader *r, const unsigned char *buf, size_t len)
+{
+	struct dw_capture_header *h = &r->hdr;
+
+	memset(h, 0, sizeof(*h));
+	memcpy(h, buf, len < sizeof(*h) ? len : sizeof(*h));
+	if (len < sizeof(h->magic) || memcmp(h->magic, DW_CAPTURE_MAGIC, sizeof(h->magic)))
+		return fail(r, "not a dunwind capture (bad magic)");
+	if (len < offsetof(struct dw_capture_header, page_size))
+		return fail(r, "truncated: the header is cut short (%zu bytes)", len);
+	if (h->endian == __builtin_bswap32(DW_CAPTURE_ENDIAN))
+		return fail(r, "written on a machine of the other byte order: not supported");
+	if (h->endian != DW_CAPTURE_ENDIAN)
+		return fail(r, "bad byte-order marker 0x%08x", h->endian);
+	if (h->version == 0)
+		return fail(r, "bad version 0");
+	if (h->version > DW_CAPTURE_VERSION)
+		return fail(r, "capture version %u is newer than this dunwind reads (%u): "
+			    "use a newer dunwind",
+			    h->version, DW_CAPTURE_VERSION);
+	if (h->header_size < sizeof(*h) || h->header_size > DW_CAPTURE_HEADER_MAX ||
+	    h->header_size % 8)
+		return fail(r, "bad header size %u", h->header_size);
+	if (len < h->header_size)
+		return fail(r, "truncated: the header is cut short (%zu of %u bytes)",
+			    len, h->header_size);
+	if (h->record_bytes != len - h->header_size) {
+		if (h->record_bytes == 0)
+			return fail(r, "incomplete: the header counts no records but %zu bytes "
+				    "follow (was dunwind record killed?)",
+				    len - h->header_size);
+		if (h->record_bytes > len - h->header_size)
+			return fail(r, "truncated: the header counts %llu record bytes, "
+				    "the file holds %zu",
+				    (unsigned long long)h->record_bytes, len - h->header_size);
+		return fail(r, "%zu bytes of trailing garbage after the %llu record bytes",
+			    len - h->header_size - (size_t)h->record_bytes,
+			    (unsigned long long)h->record_bytes);
+	}
+	return 0;
+}
+
+static int check_records(struct dw_capture_reader *r)
+{
+	__u64 pos = 0, count = 0;
+
+	while (pos < r->len) {
+		const struct dunwind_rec_header *rec = (const void *)(r->data + pos);
+		__u64 off = pos + r->hdr.header_size;
+		__u64 left = r->len - pos;
+
+		if (left < sizeof(*rec))
+			return fail(r, "record at offset %llu: truncated (%llu bytes left)",
+				    (unsigned long long)off, (unsigned long long)left);
+		if (rec->size < sizeof(*rec) || rec->size % 8)
+			return fail(r, "record at offset %llu: bad size %u",
+				    (unsigned long long)off, rec->size);
+		if (rec->size > left)
+			return fail(r, "record at offset %llu: size %u runs past the end of "
+				    "the file",
+				    (unsigned long long)off, rec->size);
+		if (rec->type == DUNWIND_REC_BUSY)
+			return fail(r, "record at offset %llu: type 0 (busy) in a capture",
+				    (unsigned long long)off);
+		if (dunwind_rec_check(rec, rec->size))
+			return fail(r, "record at offset %llu (%s): contents disagree with "
+				    "its size %u",
+				    (unsigned long long)off, type_name(rec->type), rec->size);
+		pos += rec->size;
+		count++;
+	}
+	if (count != r->hdr.record_count)
+		return fail(r, "the header counts %llu records, the file holds %llu",
+			    (unsigned long long)r->hdr.record_count, (unsigned long long)count);
+	return 0;
+}
+
+/**
+ * dw_capture_parse() - validate a capture held in memory and copy its records
+ * @r:		reader to initialise; release with dw_capture_release()
+ * @buf:	the whole file (any alignment)
+ * @len:	its length
+ *
+ * Context: user space.  Checks the header, that the records exactly fill
+ * the rest of the file, and every record with dunwind_rec_check().
+ * Return: 0; -EINVAL with @r->err set if the capture is malformed;
+ * -ENOMEM.
+ */
+int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
+{
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = check_header(r, buf, len);
+	if (err)
+		return err;
+	r->len = r->hdr.record_bytes;
+	r->data = malloc(r->len ? r->len : 1);
+	if (!r->data) {
+		snprintf(r->err, sizeof(r->err), "out of memory (%llu bytes of records)",
+			 (unsigned long long)r->len);
+		return -ENOMEM;
+	}
+	memcpy(r->data, (const unsigned char *)buf + r->hdr.header_size, r->len);
+	err = check_records(r);
+	if (err) {
+		free(r->data);
+		r->data = NULL;
+		r->len = 0;
+	}
+	return err;
+}
+
+/**
+ * dw_capture_open() - read and validate the capture file @path
+ * @r:		reader to initialise; release with dw_capture_release()
+ * @path:	file name
+ *
+ * Context: user space, blocking I/O; reads the whole file into memory.
+ * Return: 0; -errno from open()/read() or -ENOMEM, or -EINVAL for a
+ * malformed capture; @r->err says what went wrong in every case.
+ */
+int dw_capture_open(struct dw_capture_reader *r, const char *path)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int fd, err;
+
+	memset(r, 0, sizeof(*r));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(r->err, sizeof(r->err), "%s", strerror(errno));
+		return err;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			size_t ncap = cap ? cap * 2 : 1 << 16;
+			unsigned char *nbuf = realloc(buf, ncap);
+
+			if (!nbuf) {
+				err = -ENOMEM;
+				snprintf(r->err, sizeof(r->err), "out of memory");
+				goto out;
+			}
+			buf = nbuf;
+			cap = ncap;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			snprintf(r->err, sizeof(r->err), "read: %s", strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	err = dw_capture_parse(r, buf, len);
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+/**
+ * dw_capture_next() - the next record of a known type
+ * @r:		reader from dw_capture_parse() or dw_capture_open()
+ *
+ * Context: user space.  Records of unknown types are skipped (and counted
+ * in @r->skipped).  The record stays valid until dw_capture_release().
+ * Return: the record, 8-byte aligned and checked; NULL at the end.
+ */
+const struct dunwind_rec_header *dw_capture_next(struct dw_capture_reader *r)
+{
+	while (r->data && r->pos < r->len) {
+		const struct dunwind_rec_header *rec = (const void *)(r->data + r->pos);
+
+		r->pos += rec->size;
+		/* Every type below DUNWIND_REC_MAX is known (BUSY was refused). */
+		if (rec->type < DUNWIND_REC_MAX)
+			return rec;
+		r->skipped++;
+	}
+	return NULL;
+}
+
+/**
+ * dw_capture_next_any() - the next record, whatever its type
+ * @r:		reader from dw_capture_parse() or dw_capture_open()
+ *
+ * Context: user space.  For readers of capture-only types (>= 64, such as
+ * the kernel symbol snapshot); a record of a type the caller does not
+ * know must be skipped by it (and may be counted in @r->skipped).  Its
+ * header is sound: size >= 8, a multiple of 8, within the file.
+ * Return: the record; NULL at the end.
+ */
+const struct dunwind_rec_header *dw_capture_next_any(struct dw_capture_reader *r)
+{
+	const struct dunwind_rec_header *rec;
+
+	if (!r->data || r->pos >= r->len)
+		return NULL;
+	rec = (const void *)(r->data + r->pos);
+	r->pos += rec->size;
+	return rec;
+}
+
+/**
+ * dw_capture_release() - free what the reader holds
+ * @r:		reader; may be one whose open failed
+ *
+ * Context: user space.
+ */
+void dw_capture_release(struct dw_capture_reader *r)
+{
+	free(r->data);
+	r->data = NULL;
+	r->len = 0;
+	r->pos = 0;
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pprof output: the profile encoded as a perftools.profiles.Profile
+ * message (protobuf wire format, encoded here: varints and length-delimited
+ * fields only) and gzipped with zlib.
+ *
+ * Samples carry two values, "samples"/"count" and "cpu"/"nanoseconds"
+ * (the period), and labels pid, tid, thread (the name) and, for a stack
+ * cut short, truncated (the reason).  Each location is one address of a
+ * mapping (user file, [kernel.kallsyms] or a module) with its lines,
+ * innermost inlined function first.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "output/pprof.h"
+
+struct pb {
+	unsigned char *b;
+	size_t len, cap;
+	int err;
+};
+
+static void pb_bytes(struct pb *pb, const void *data, size_t n)
+{
+	if (pb->err)
+		return;
+	if (pb->len + n > pb->cap) {
+		size_t ncap = pb->cap ? pb->cap * 2 : 4096;
+		unsigned char *nb;
+
+		while (ncap < pb->len + n)
+			ncap *= 2;
+		nb = realloc(pb->b, ncap);
+		if (!nb) {
+			pb->err = -ENOMEM;
+			return;
+		}
+		pb->b = nb;
+		pb->cap = ncap;
+	}
+	memcpy(pb->b + pb->len, data, n);
+	pb->len += n;
+}
+
+static void pb_varint(struct pb *pb, uint64_t v)
+{
+	unsigned char buf[10];
+	size_t n = 0;
+
+	do {
+		buf[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	pb_bytes(pb, buf, n);
+}
+
+/* Field @field, wire type 0 (varint); zero values are left out (proto3). */
+static void pb_uint(struct pb *pb, unsigned int field, uint64_t v)
+{
+	if (!v)
+		return;
+	pb_varint(pb, (uint64_t)field << 3);
+	pb_varint(pb, v);
+}
+
+/* Field @field, wire type 2 (length-delimited): bytes, strings, messages, packed. */
+static void pb_len(struct pb *pb, unsigned int field, const void *data, size_t n)
+{
+	pb_varint(pb, (uint64_t)field << 3 | 2);
+	pb_varint(pb, n);
+	pb_bytes(pb, data, n);
+}
+
+static void pb_msg(struct pb *pb, unsigned int field, struct pb *sub)
+{
+	if (sub->err)
+		pb->err = sub->err;
+	pb_len(pb, field, sub->b ? (const void *)sub->b : "", sub->len);
+	sub->len = 0;
+}
+
+/* The string table: pointer -> index, with the strings in order. */
+struct strtab {
+	struct { const char *s; int64_t idx; } *slot;
+	size_t cap, n;
+	struct pb out;			/* field 6 entries, encoded as added */
+};
+
+static int64_t str_index(struct strtab *t, const char *s)
+{
+	uint64_t h;
+	size_t i;
+
+	if (!s || !*s)
+		return 0;
+	if ((t->n + 1) * 2 > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 1024, j;
+		typeof(t->slot) ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns) {
+			t->out.err = -ENOMEM;
+			return 0;
+		}
+		for (j = 0; j < t->cap; j++) {
+			if (!t->slot[j].s)
+				continue;
+			h = (uint64_t)(uintptr_t)t->slot[j].s * 0x9e3779b97f4a7c15ULL;
+			for (i = (h >> 20) & (ncap - 1); ns[i].s; i = (i + 1) & (ncap - 1))
+				;
+			ns[i] = t->slot[j];
+		}
+		free(t->slot);
+		t->slot = ns;
+		t->cap = ncap;
+	}
+	h = (uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ULL;
+	for (i = (h >> 20) & (t->cap - 1); t->slot[i].s; i = (i + 1) & (t->cap - 1))
+		if (t->slot[i].s == s)
+			return t->slot[i].idx;
+	t->slot[i].s = s;
+	t->slot[i].idx = (int64_t)++t->n;
+	pb_len(&t->out, 6, s, strlen(s));
+	return t->slot[i].idx;
+}
+
+static void value_type(struct pb *pb, struct pb *sub, unsigned int field, struct strtab *st,
+		       const char *type, const char *unit)
+{
+	pb_uint(sub, 1, (uint64_t)str_index(st, type));
+	pb_uint(sub, 2, (uint64_t)str_index(st, unit));
+	pb_msg(pb, field, sub);
+}
+
+static void label(struct pb *pb, struct pb *sub, struct strtab *st, const char *key,
+		  const char *str, int64_t num)
+{
+	pb_uint(sub, 1, (uint64_t)str_index(st, key));
+	if (str)
+		pb_uint(sub, 2, (uint64_t)str_index(st, str));
+	else
+		pb_uint(sub, 3, (uint64_t)num);
+	pb_msg(pb, 3, sub);
+}
+
+/* Write @data gzipped (or as is). 0, -ENOMEM or -EIO. */
+static int write_out(FILE *f, const unsigned char *data, size_t len, int gzip)
+{
+	unsigned char buf[65536];
+	z_stream z = { 0 };
+	int zr;
+
+	if (!gzip)
+		return fwrite(data, 1, len, f) == len && !fflush(f) ? 0 : -EIO;
+	if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
+		return -ENOMEM;
+	z.next_in = (Bytef *)data;
+	z.avail_in = (uInt)len;
+	do {
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		zr = deflate(&z, Z_FINISH);
+		if (zr == Z_STREAM_ERROR ||
+		    fwrite(buf, 1, sizeof(buf) - z.avail_out, f) != sizeof(buf) - z.avail_out) {
+			deflateEnd(&z);
+			return -EIO;
+		}
+	} while (zr != Z_STREAM_END);
+	deflateEnd(&z);
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+/**
+ * dw_pprof_write() - write the profile in pprof's format
+ * @f:		output
+ * @p:		profile
+ * @inline_frames: give locations their inlined functions (else one line)
+ * @gzip:	gzip the message (what pprof expects); 0 for the raw message
+ *
+ * Context: user space.
+ * Return: 0, -ENOMEM, or -EIO if writing failed.
+ */
+int dw_pprof_write(FILE *f, const struct dw_prof *p, int inline_frames, int gzip)
+{
+	struct pb pb = { 0 }, sub = { 0 }, sub2 = { 0 }, packed = { 0 };
+	struct strtab st = { 0 };
+	uint64_t first = UINT64_MAX, last = 0;
+	size_t i, j;
+	int err;
+
+	pb_len(&st.out, 6, "", 0);	/* string_table[0] = "" */
+	value_type(&pb, &sub, 1, &st, "samples", "count");
+	value_type(&pb, &sub, 1, &st, "cpu", "nanoseconds");
+	for (i = 0; i < p->nr_samples; i++) {
+		const struct dw_prof_sample *s = &p->samples[i];
+
+		for (j = 0; j < s->nr; j++)
+			pb_varint(&packed, p->stack[s->first + j] + 1ULL);
+		pb_len(&sub, 1, packed.b ? (const void *)packed.b : "", packed.len);
+		packed.len = 0;
+		pb_varint(&packed, 1);
+		pb_varint(&packed, s->period);
+		pb_len(&sub, 2, packed.b, packed.len);
+		packed.len = 0;
+		label(&sub, &sub2, &st, "pid", NULL, s->pid);
+		label(&sub, &sub2, &st, "tid", NULL, s->tid);
+		label(&sub, &sub2, &st, "thread", s->comm, 0);
+		if (s->stop)
+			label(&sub, &sub2, &st, "truncated", dw_prof_stop_name(s->stop), 0);
+		pb_msg(&pb, 2, &sub);
+		if (s->time < first)
+			first = s->time;
+		if (s->time > last)
+			last = s->time;
+	}
+	for (i = 0; i < p->nr_mappings; i++) {
+		const struct dw_prof_mapping *m = &p->mappings[i];
+		char hex[41] = "";
+
+		for (j = 0; j < m->build_id_size && j < 20; j++)
+			sprintf(hex + 2 * j, "%02x", m->build_id[j]);
+		pb_uint(&sub, 1, i + 1);
+		pb_uint(&sub, 2, m->start);
+		pb_uint(&sub, 3, m->end);
+		pb_uint(&sub, 4, m->pgoff);
+		pb_uint(&sub, 5, (uint64_t)str_index(&st, m->file));
+		/* the hex text lives in @hex only now: intern a stable copy by content */
+		if (hex[0]) {
+			pb_uint(&sub, 6, (uint64_t)(st.n + 1));
+			st.n++;
+			pb_len(&st.out, 6, hex, strlen(hex));
+		}
+		pb_uint(&sub, 7, 1);
+		pb_uint(&sub, 8, 1);
+		pb_uint(&sub, 9, 1);
+		pb_uint(&sub, 10, (uint64_t)!!inline_frames);
+		pb_msg(&pb, 3, &sub);
+	}
+	for (i = 0; i < p->nr_locs; i++) {
+		const struct dw_prof_loc *l = &p->locs[i];
+
+		pb_uint(&sub, 1, i + 1);
+		pb_uint(&sub, 2, l->mapping);
+		pb_uint(&sub, 3, l->ip);
+		for (j = inline_frames ? 0 : l->nr_lines - 1; j < l->nr_lines; j++) {
+			const struct dw_prof_line *ln = &p->lines[l->first_line + j];
+
+			pb_uint(&sub2, 1, ln->func + 1ULL);
+			pb_uint(&sub2, 2, (uint64_t)(int64_t)ln->line);
+			pb_msg(&sub, 4, &sub2);
+		}
+		pb_msg(&pb, 4, &sub);
+	}
+	for (i = 0; i < p->nr_funcs; i++) {
+		const struct dw_prof_func *fn = &p->funcs[i];
+
+		pb_uint(&sub, 1, i + 1);
+		pb_uint(&sub, 2, (uint64_t)str_index(&st, fn->name));
+		pb_uint(&sub, 3, (uint64_t)str_index(&st, fn->name));
+		pb_uint(&sub, 4, (uint64_t)str_index(&st, fn->file ? fn->file : fn->dso));
+		pb_msg(&pb, 5, &sub);
+	}
+	pb_uint(&pb, 9, p->hdr.created_realtime_ns);
+	if (first <= last)
+		pb_uint(&pb, 10, last - first);
+	value_type(&pb, &sub, 11, &st, "cpu", "nanoseconds");
+	pb_uint(&pb, 12, p->hdr.sample_period ? p->hdr.sample_period :
+		p->hdr.sample_freq ? 1000000000ULL / p->hdr.sample_freq : 0);
+	pb_uint(&pb, 14, (uint64_t)str_index(&st, "cpu"));
+	/* The string table goes last: it is complete only now. */
+	pb_bytes(&pb, st.out.b, st.out.len);
+	err = pb.err ? pb.err : sub.err ? sub.err : sub2.err ? sub2.err : packed.err ?
+	      packed.err : st.out.err;
+	if (!err)
+		err = write_out(f, pb.b, pb.len, gzip);
+	free(pb.b);
+	free(sub.b);
+	free(sub2.b);
+	free(packed.b);
+	free(st.out.b);
+	free(st.slot);
+	return err;
+}

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * SFrame encoder (user space only).  Functions are written in the order
+ * given; the caller sets DUNWIND_SFRAME_F_FDE_SORTED only if they are sorted
+ * (tests write unsorted tables on purpose).  FREs are written with the
+ * narrowest start field and data words that fit, or wider if asked.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sframe/sframe_enc.h"
+
+struct enc_buf {
+	__u8 *p;
+	size_t len, cap;
+};
+
+static int buf_put(struct enc_buf *b, const void *src, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		__u8 *p;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return -ENOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, src, n);
+	b->len += n;
+	return 0;
+}
+
+static int buf_le(struct enc_buf *b, __u64 v, unsigned int bytes)
+{
+	__u8 tmp[8];
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		tmp[i] = (__u8)(v >> (8 * i));
+	return buf_put(b, tmp, bytes);
+}
+
+static void put_le(__u8 *p, __u64 v, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (__u8)(v >> (8 * i));
+}
+
+/* Can a v1/v2/v3-default FRE express @r? */
+static int row_is_default(const struct dw_sframe_enc_opts *o, const struct dw_sframe_enc_row *r,
+			  __s8 fixed_ra)
+{
+	(void)o;
+	if (r->ra_undef)
+		return 1;
+	if (r->cfa.kind != DUNWIND_SFRAME_RULE_REG || r->cfa.deref ||
+	    (r->cfa.reg != DUNWIND_SFRAME_REG_SP && r->cfa.reg != DUNWIND_SFRAME_REG_FP))
+		return 0;
+	if (r->ra.kind != DUNWIND_SFRAME_RULE_CFA || !r->ra.deref || r->ra.off != fixed_ra)
+		return 0;
+	return r->fp.kind == DUNWIND_SFRAME_RULE_UNDEF ||
+	       (r->fp.kind == DUNWIND_SFRAME_RULE_CFA && r->fp.deref);
+}
+
+static int rule_ctrl(const struct dunwind_sframe_rule *r, __u32 *ctrl)
+{
+	if (r->kind == DUNWIND_SFRAME_RULE_REG) {
+		if (r->reg > 31)
+			return -EINVAL;
+		*ctrl = (__u32)r->reg << 3 | (r->deref ? 2u : 0u) | 1u;
+		return 0;
+	}
+	if (r->kind == DUNWIND_SFRAME_RULE_CFA) {
+		*ctrl = r->deref ? 2u : 0u;
+		/* "CFA + 0, no deref" would read back as padding. */
+		return *ctrl ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+/* Data words for one row; ctl[i] set for unsigned control words. */
+static int row_words(const struct dw_sframe_enc_row *r, int flex, __s8 fixed_ra,
+		     __s64 *w, int *ctl, unsigned int *n)
+{
+	__u32 c;
+	int err, ra_fixed;
+
+	*n = 0;
+	if (r->ra_undef)
+		return 0;
+	if (!flex) {
+		w[(*n)++] = r->cfa.off;
+		if (r->fp.kind != DUNWIND_SFRAME_RULE_UNDEF)
+			w[(*n)++] = r->fp.off;
+		return 0;
+	}
+	if (r->cfa.kind != DUNWIND_SFRAME_RULE_REG)
+		return -EINVAL;
+	err = rule_ctrl(&r->cfa, &c);
+	if (err)
+		return err;
+	ctl[*n] = 1;
+	w[(*n)++] = c;
+	w[(*n)++] = r->cfa.off;
+	ra_fixed = r->ra.kind == DUNWIND_SFRAME_RULE_CFA && r->ra.deref && r->ra.off == fixed_ra;
+	if (!ra_fixed) {
+		err = rule_ctrl(&r->ra, &c);
+		if (err)
+			return err;
+		ctl[*n] = 1;
+		w[(*n)++] = c;
+		w[(*n)++] = r->ra.off;
+	} else if (r->fp.kind != DUNWIND_SFRAME_RULE_UNDEF) {
+		ctl[*n] = 1;
+		w[(*n)++] = 0;		/* RA padding */
+	}
+	if (r->fp.kind != DUNWIND_SFRAME_RULE_UNDEF) {
+		err = rule_ctrl(&r->fp, &c);
+		if (err)
+			return err;
+		ctl[*n] = 1;
+		w[(*n)++] = c;
+		w[(*n)++] = r->fp.off;
+	}
+	return 0;
+}
+
+static unsigned int word_bytes(__s64 v, int ctl)
+{
+	if (ctl)
+		return v <= 0xff ? 1 : v <= 0xffff ? 2 : 4;
+	if (v >= -128 && v <= 127)
+		return 1;
+	if (v >= -32768 && v <= 32767)
+		return 2;
+	return 4;
+}
+
+static int encode_fres(const struct dw_sframe_enc_opts *o, const struct dw_sframe_enc_func *f,
+		       __s8 fixed_ra, struct enc_buf *b, __u8 *info, __u8 *info2, __u32 *nfres)
+{
+	__u32 max_off = 0, i;
+	unsigned int fre_type, asz, k;
+	int flex = 0, err;
+
+	for (i = 0; i < f->nrows; i++) {
+		if (f->rows[i].pc_off > max_off)
+			max_off = f->rows[i].pc_off;
+		if (!row_is_default(o, &f->rows[i], fixed_ra))
+			flex = 1;
+	}
+	if (flex && o->version != DUNWIND_SFRAME_V3)
+		return -EINVAL;
+	if (o->version == DUNWIND_SFRAME_V3 && f->nrows > 0xffff)
+		return -ERANGE;
+	fre_type = max_off <= 0xff ? 0 : max_off <= 0xffff ? 1 : 2;
+	if (fre_type < o->min_fre_type)
+		fre_type = o->min_fre_type > 2 ? 2 : o->min_fre_type;
+	asz = 1u << fre_type;
+	*info = (__u8)(fre_type | (unsigned int)(f->pc_type & 1) << 4);
+	if (o->version == DUNWIND_SFRAME_V3 && f->signal)
+		*info |= 0x80;
+	*info2 = flex ? DUNWIND_SFRAME_FDE_FLEX : DUNWIND_SFRAME_FDE_DEFAULT;
+	*nfres = f->nrows;
+	if (o->version == DUNWIND_SFRAME_V3) {
+		__u8 attr[DUNWIND_SFRAME_ATTR_V3_SIZE];
+
+		put_le(attr, f->nrows, 2);
+		attr[2] = *info;
+		attr[3] = *info2;
+		attr[4] = f->rep_size;
+		err = buf_put(b, attr, sizeof(attr));
+		if (err)
+			return err;
+	}
+	for (i = 0; i < f->nrows; i++) {
+		const struct dw_sframe_enc_row *r = &f->rows[i];
+		__s64 w[8];
+		int ctl[8] = { 0 };
+		unsigned int n, ws = o->min_word_size ? o->min_word_size : 1, wcode;
+		__u8 fi;
+
+		err = row_words(r, flex, fixed_ra, w, ctl, &n);
+		if (err)
+			return err;
+		for (k = 0; k < n; k++)
+			if (word_bytes(w[k], ctl[k]) > ws)
+				ws = word_bytes(w[k], ctl[k]);
+		if (ws > 4)
+			ws = 4;
+		wcode = ws == 1 ? 0 : ws == 2 ? 1 : 2;
+		fi = (__u8)(wcode << 5 | n << 1);
+		if (!flex && !r->ra_undef && r->cfa.reg == DUNWIND_SFRAME_REG_SP)
+			fi |= 1;
+		err = buf_le(b, r->pc_off, asz);
+		if (!err)
+			err = buf_put(b, &fi, 1);
+		for (k = 0; !err && k < n; k++)
+			err = buf_le(b, (__u64)w[k], ws);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * dw_sframe_encode() - write an SFrame section.
+ * @o:		version, header flags and fields, and where it will be mapped.
+ * @funcs:	@nfuncs functions with their rows.
+ * @out, @out_len: on success a malloc()ed section and its size.
+ *
+ * Context: user space.
+ * Return: 0; -EINVAL if a row cannot be expressed in the version (flex
+ * rules before v3, RA undefined in the middle of rules...); -ERANGE if a
+ * start address does not fit a v1/v2 32-bit offset or a v3 FDE has more
+ * than 65535 rows; -ENOMEM.
+ */
+int dw_sframe_encode(const struct dw_sframe_enc_opts *o, const struct dw_sframe_enc_func *funcs,
+		     __u32 nfuncs, __u8 **out, size_t *out_len)
+{
+	struct enc_buf fres = { 0 }, sec = { 0 };
+	unsigned int fde_size, hdr_len;
+	__s8 fixed_ra = o->fixed_ra ? o->fixed_ra : -8;
+	__u32 *fre_offs = NULL, *nfres = NULL, total = 0, i;
+	__u8 *infos = NULL, *infos2 = NULL, h[DUNWIND_SFRAME_HDR_SIZE];
+	int err = -EINVAL;
+
+	if (o->version < DUNWIND_SFRAME_V1 || o->version > DUNWIND_SFRAME_V3)
+		return -EINVAL;
+	fde_size = o->version == 1 ? DUNWIND_SFRAME_FDE_V1_SIZE :
+		   o->version == 2 ? DUNWIND_SFRAME_FDE_V2_SIZE : DUNWIND_SFRAME_FDE_V3_SIZE;
+	hdr_len = DUNWIND_SFRAME_HDR_SIZE + o->auxhdr_len;
+	fre_offs = calloc(nfuncs + 1, sizeof(*fre_offs));
+	nfres = calloc(nfuncs + 1, sizeof(*nfres));
+	infos = calloc(nfuncs + 1, 1);
+	infos2 = calloc(nfuncs + 1, 1);
+	if (!fre_offs || !nfres || !infos || !infos2) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nfuncs; i++) {
+		fre_offs[i] = (__u32)fres.len;
+		err = encode_fres(o, &funcs[i], fixed_ra, &fres, &infos[i], &infos2[i], &nfres[i]);
+		if (err)
+			goto out;
+		total += nfres[i];
+	}
+	put_le(h, DUNWIND_SFRAME_MAGIC, 2);
+	h[2] = o->version;
+	h[3] = o->flags;
+	h[4] = o->abi ? o->abi : DUNWIND_SFRAME_ABI_AMD64_LE;
+	h[5] = (__u8)o->fixed_fp;
+	h[6] = (__u8)fixed_ra;
+	h[7] = o->auxhdr_len;
+	put_le(h + 8, nfuncs, 4);
+	put_le(h + 12, total, 4);
+	put_le(h + 16, fres.len, 4);
+	put_le(h + 20, 0, 4);
+	put_le(h + 24, (__u64)nfuncs * fde_size, 4);
+	err = buf_put(&sec, h, sizeof(h));
+	for (i = 0; !err && i < o->auxhdr_len; i++)
+		err = buf_le(&sec, 0, 1);
+	for (i = 0; !err && i < nfuncs; i++) {
+		const struct dw_sframe_enc_func *f = &funcs[i];
+		__u64 field = hdr_len + (__u64)i * fde_size;
+		__u64 base = o->sec_vaddr;
+		__s64 val;
+		__u8 e[DUNWIND_SFRAME_FDE_V2_SIZE] = { 0 };
+
+		if (o->flags & DUNWIND_SFRAME_F_FDE_FUNC_START_PCREL)
+			base += field;
+		val = (__s64)(f->start - base);
+		if (o->version == DUNWIND_SFRAME_V3) {
+			put_le(e, (__u64)val, 8);
+			put_le(e + 8, f->size, 4);
+			put_le(e + 12, fre_offs[i], 4);
+		} else {
+			if (val < INT32_MIN || val > INT32_MAX) {
+				err = -ERANGE;
+				break;
+			}
+			put_le(e, (__u64)val, 4);
+			put_le(e + 4, f->size, 4);
+			put_le(e + 8, fre_offs[i], 4);
+			put_le(e + 12, nfres[i], 4);
+			e[16] = infos[i];
+			if (o->version == DUNWIND_SFRAME_V2)
+				e[17] = f->rep_size;
+		}
+		err = buf_put(&sec, e, fde_size);
+	}
+	if (!err)
+		err = buf_put(&sec, fres.p ? fres.p : (__u8 *)"", fres.len);
+	if (!err) {
+		*out = sec.p;
+		*out_len = sec.len;
+		sec.p = NULL;
+	}
+out:
+	free(sec.p);
+	free(fres.p);
+	free(fre_offs);
+	free(nfres);
+	free(infos);
+	free(infos2);
+	return err;
+}

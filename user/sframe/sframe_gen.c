@@ -1,0 +1,873 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SFrame generator: DWARF CFI -> AMD64 SFrame (see sframe_gen.h and
+ * Documentation/sframe-gen.rst).
+ *
+ * Every executable byte of the file is visited once, row by row, through
+ * libdw's CFI evaluator (dwarf_cfi_addrframe): .eh_frame first, then
+ * .debug_frame.  A row becomes an SFrame row only if SFrame says exactly
+ * the same thing (CFA = SP or FP + offset, RA at CFA - 8, FP unchanged or
+ * at CFA + offset, caller's SP = CFA); a run of such rows inside one DWARF
+ * FDE becomes one SFrame FDE.  Anything else ends the run, so the PC range
+ * stays uncovered and the unwinder falls back there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <elfutils/libdw.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sframe.h"
+#include "sframe/sframe_enc.h"
+#include "sframe/sframe_gen.h"
+
+#define GEN_REG_FP	6
+#define GEN_REG_SP	7
+#define GEN_REG_RA	16
+#define GEN_MAX_ROWS	0xffff		/* v3 FRE count per FDE */
+#define GEN_MAX_RANGES	64
+#define GEN_MAX_STARTS	(1u << 24)
+
+/* DWARF operations libdw uses to describe CFI rules. */
+#define GEN_OP_PLUS_UCONST	0x23
+#define GEN_OP_BREGX		0x92
+#define GEN_OP_CALL_FRAME_CFA	0x9c
+#define GEN_OP_STACK_VALUE	0x9f
+
+/* DW_EH_PE_* pointer encodings accepted in .eh_frame_hdr. */
+#define GEN_PE_ABSPTR	0x00
+#define GEN_PE_UDATA4	0x03
+#define GEN_PE_UDATA8	0x04
+#define GEN_PE_SDATA4	0x0b
+#define GEN_PE_SDATA8	0x0c
+#define GEN_PE_PCREL	0x10
+#define GEN_PE_DATAREL	0x30
+
+struct gen_range {
+	__u64 lo, hi;
+};
+
+/* The SFrame meaning of one PC, or why there is none. */
+struct gen_rule {
+	int why;		/* -1: expressible; else enum dw_sframe_gen_why */
+	int outermost;		/* RA undefined */
+	int fp_undef;		/* CFI says FP undefined; emitted as not saved */
+	__u8 cfa_reg;
+	__s32 cfa_off;
+	int fp_saved;
+	__s32 fp_off;
+	int plt;		/* lazy PLT: CFA = SP + cfa_off (+ 8 from plt_thr on) */
+	__u32 plt_thr;
+};
+
+struct gen_ctx {
+	struct dw_sframe_gen_stats *st;
+	Dwarf_CFI *eh, *dbg;
+	__u64 *starts;			/* sorted DWARF FDE starts, or NULL */
+	size_t nstarts, next_idx;
+	struct gen_range text;
+	/* Output being built. */
+	struct dw_sframe_enc_func *funcs;
+	size_t nfuncs, cap_funcs;
+	struct dw_sframe_enc_row *rows;
+	size_t nrows, cap_rows;
+	size_t *func_row0;		/* first row index of each function */
+	/* The run being built: rows [run_row0, nrows) starting at run_start. */
+	int in_run;
+	__u64 run_start, run_end;
+	size_t run_row0;
+};
+
+static __u64 gen_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+/* Signed view of a DWARF operand that libdw stores unsigned. */
+static __s64 gen_s64(Dwarf_Word v)
+{
+	return (__s64)v;
+}
+
+static int gen_fits32(__s64 v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/*
+ * "Where a register is saved" from dwarf_frame_register(): 1 and *off for
+ * offset(N) (stored at CFA + N), 0 for anything else.
+ */
+static int gen_cfa_offset_rule(const Dwarf_Op *ops, size_t nops, __s64 *off)
+{
+	if (!ops || nops < 1 || nops > 2 || ops[0].atom != GEN_OP_CALL_FRAME_CFA)
+		return 0;
+	if (nops == 1) {
+		*off = 0;
+		return 1;
+	}
+	if (ops[1].atom != GEN_OP_PLUS_UCONST)
+		return 0;
+	*off = gen_s64(ops[1].number);
+	return 1;
+}
+
+/* Is the caller's SP the CFA (val_offset(0), the x86-64 ABI default)? */
+static int gen_sp_is_cfa(const Dwarf_Op *ops, size_t nops)
+{
+	if (!ops || nops < 2 || nops > 3 || ops[0].atom != GEN_OP_CALL_FRAME_CFA ||
+	    ops[nops - 1].atom != GEN_OP_STACK_VALUE)
+		return 0;
+	return nops == 2 || (ops[1].atom == GEN_OP_PLUS_UCONST && ops[1].number == 0);
+}
+
+/*
+ * The CFA of x86-64 lazy PLT entries (binutils): SP + K while the PC is in
+ * the first N bytes of its 16-byte entry, SP + K + 8 after the push:
+ *   DW_OP_breg7 K; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and; DW_OP_litN;
+ *   DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus
+ * SFrame says the same with a PC-mask FDE of 16-byte blocks.
+ */
+static int gen_plt_cfa(const Dwarf_Op *ops, size_t nops, __s32 *k, __u32 *thr)
+{
+	static const __u8 want[9] = { 0x77, 0x80, 0x3f, 0x1a, 0, 0x2a, 0x33, 0x24, 0x22 };
+	size_t i;
+
+	if (nops != 9)
+		return 0;
+	for (i = 0; i < 9; i++)
+		if (i != 4 && ops[i].atom != want[i])
+			return 0;
+	if (ops[4].atom < 0x30 || ops[4].atom > 0x3f || ops[1].number ||
+	    !gen_fits32(gen_s64(ops[0].number)) || gen_s64(ops[0].number) > INT32_MAX - 8)
+		return 0;
+	*k = (__s32)gen_s64(ops[0].number);
+	*thr = (__u32)(ops[4].atom - 0x30);
+	return 1;
+}
+
+/* Classify one CFI row. */
+static void gen_classify(Dwarf_Frame *f, int ra_reg, bool signal, struct gen_rule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	__s64 off;
+
+	memset(r, 0, sizeof(*r));
+	r->why = -1;
+	if (signal) {
+		r->why = DW_SFRAME_GEN_SIGNAL;
+		return;
+	}
+	if (ra_reg != GEN_REG_RA) {
+		r->why = DW_SFRAME_GEN_RA;
+		return;
+	}
+	if (dwarf_frame_register(f, GEN_REG_RA, mem, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (nops == 0 && ops == mem) {
+		/* RA undefined: the outermost frame (_start, thread start). */
+		r->outermost = 1;
+		return;
+	}
+	if (!gen_cfa_offset_rule(ops, nops, &off) || off != -8) {
+		r->why = DW_SFRAME_GEN_RA;
+		return;
+	}
+	if (dwarf_frame_cfa(f, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (gen_plt_cfa(ops, nops, &r->cfa_off, &r->plt_thr)) {
+		r->plt = 1;
+		r->cfa_reg = GEN_REG_SP;
+	} else if (nops != 1 || ops[0].atom != GEN_OP_BREGX) {
+		r->why = DW_SFRAME_GEN_CFA_EXPR;
+		return;
+	} else if (ops[0].number != GEN_REG_SP && ops[0].number != GEN_REG_FP) {
+		r->why = DW_SFRAME_GEN_CFA_REG;
+		return;
+	} else if (!gen_fits32(gen_s64(ops[0].number2))) {
+		r->why = DW_SFRAME_GEN_RANGE;
+		return;
+	} else {
+		r->cfa_reg = (__u8)ops[0].number;
+		r->cfa_off = (__s32)gen_s64(ops[0].number2);
+	}
+	if (dwarf_frame_register(f, GEN_REG_SP, mem, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (!gen_sp_is_cfa(ops, nops)) {
+		r->why = DW_SFRAME_GEN_SP;
+		return;
+	}
+	if (dwarf_frame_register(f, GEN_REG_FP, mem, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (nops == 0) {
+		/* same_value (ops NULL) or undefined (ops == mem): not saved. */
+		r->fp_undef = ops == mem;
+		return;
+	}
+	if (!gen_cfa_offset_rule(ops, nops, &off)) {
+		r->why = DW_SFRAME_GEN_FP;
+		return;
+	}
+	if (!gen_fits32(off)) {
+		r->why = DW_SFRAME_GEN_RANGE;
+		return;
+	}
+	r->fp_saved = 1;
+	r->fp_off = (__s32)off;
+}
+
+static void gen_enc_row(const struct gen_rule *g, __u32 pc_off, struct dw_sframe_enc_row *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->pc_off = pc_off;
+	if (g->outermost) {
+		e->ra_undef = 1;
+		return;
+	}
+	e->cfa.kind = DUNWIND_SFRAME_RULE_REG;
+	e->cfa.reg = g->cfa_reg;
+	e->cfa.off = g->cfa_off;
+	e->ra.kind = DUNWIND_SFRAME_RULE_CFA;
+	e->ra.deref = 1;
+	e->ra.off = -8;
+	if (g->fp_saved) {
+		e->fp.kind = DUNWIND_SFRAME_RULE_CFA;
+		e->fp.deref = 1;
+		e->fp.off = g->fp_off;
+	}
+}
+
+static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sframe_enc_row *b)
+{
+	if (a->ra_undef || b->ra_undef)
+		return a->ra_undef == b->ra_undef;
+	return a->cfa.reg == b->cfa.reg && a->cfa.off == b->cfa.off &&
+	       a->fp.kind == b->fp.kind && a->fp.off == b->fp.off;
+}
+
+static int gen_push_row(struct gen_ctx *c, const struct dw_sframe_enc_row *e)
+{
+	if (c->nrows == c->cap_rows) {
+		size_t cap = c->cap_rows ? c->cap_rows * 2 : 4096;
+		void *p = realloc(c->rows, cap * sizeof(*c->rows));
+
+		if (!p)
+			return -ENOMEM;
+		c->rows = p;
+		c->cap_rows = cap;
+	}
+	c->rows[c->nrows++] = *e;
+	return 0;
+}
+
+/* Append a function whose rows are [row0, c->nrows). */
+static int gen_push_func(struct gen_ctx *c, __u64 start, __u64 end, size_t row0, __u8 pc_type)
+{
+	struct dw_sframe_enc_func *f;
+
+	if (c->nfuncs == c->cap_funcs) {
+		size_t cap = c->cap_funcs ? c->cap_funcs * 2 : 1024;
+		void *p = realloc(c->funcs, cap * sizeof(*c->funcs));
+		void *q;
+
+		if (!p)
+			return -ENOMEM;
+		c->funcs = p;
+		q = realloc(c->func_row0, cap * sizeof(*c->func_row0));
+		if (!q)
+			return -ENOMEM;
+		c->func_row0 = q;
+		c->cap_funcs = cap;
+	}
+	f = &c->funcs[c->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->start = start;
+	f->size = (__u32)(end - start);
+	f->pc_type = pc_type;
+	if (pc_type == DUNWIND_SFRAME_PC_MASK)
+		f->rep_size = 16;
+	f->nrows = (__u32)(c->nrows - row0);
+	c->func_row0[c->nfuncs] = row0;
+	c->nfuncs++;
+	c->st->covered_bytes += f->size;
+	return 0;
+}
+
+/* Close the run being built into one SFrame function. */
+static int gen_end_run(struct gen_ctx *c)
+{
+	if (!c->in_run)
+		return 0;
+	c->in_run = 0;
+	return gen_push_func(c, c->run_start, c->run_end, c->run_row0, DUNWIND_SFRAME_PC_INC);
+}
+
+/* A lazy PLT row [lo, hi): its own PC-mask function of 16-byte blocks. */
+static int gen_add_plt(struct gen_ctx *c, const struct gen_rule *g, __u64 lo, __u64 hi)
+{
+	struct dw_sframe_enc_row e;
+	size_t row0 = c->nrows;
+	int err;
+
+	gen_enc_row(g, 0, &e);
+	if (g->plt_thr) {
+		err = gen_push_row(c, &e);
+		if (err)
+			return err;
+	}
+	e.pc_off = g->plt_thr;
+	e.cfa.off += 8;
+	err = gen_push_row(c, &e);
+	if (err)
+		return err;
+	return gen_push_func(c, lo, hi, row0, DUNWIND_SFRAME_PC_MASK);
+}
+
+/* Add the expressible row [lo, hi) to the current run (starting one if needed). */
+static int gen_add_row(struct gen_ctx *c, const struct gen_rule *g, __u64 lo, __u64 hi)
+{
+	struct dw_sframe_enc_row e;
+	int err;
+
+	/* Split before a run gets too long for one FDE. */
+	if (c->in_run && (c->nrows - c->run_row0 >= GEN_MAX_ROWS ||
+			  hi - c->run_start > UINT32_MAX)) {
+		err = gen_end_run(c);
+		if (err)
+			return err;
+	}
+	if (!c->in_run) {
+		c->in_run = 1;
+		c->run_start = lo;
+		c->run_row0 = c->nrows;
+	}
+	gen_enc_row(g, (__u32)(lo - c->run_start), &e);
+	c->run_end = hi;
+	if (c->nrows > c->run_row0 && gen_same_row(&c->rows[c->nrows - 1], &e))
+		return 0;
+	return gen_push_row(c, &e);
+}
+
+/* Bytes of [lo, hi) inside .text. */
+static __u64 gen_in_text(const struct gen_ctx *c, __u64 lo, __u64 hi)
+{
+	__u64 a = lo > c->text.lo ? lo : c->text.lo;
+	__u64 b = hi < c->text.hi ? hi : c->text.hi;
+
+	return b > a ? b - a : 0;
+}
+
+/* Is @pc the start of a DWARF FDE (from .eh_frame_hdr)?  PCs only grow. */
+static int gen_is_fde_start(struct gen_ctx *c, __u64 pc)
+{
+	while (c->next_idx < c->nstarts && c->starts[c->next_idx] < pc)
+		c->next_idx++;
+	return c->next_idx < c->nstarts && c->starts[c->next_idx] == pc;
+}
+
+/* First FDE start above @pc, or @limit. */
+static __u64 gen_next_start(const struct gen_ctx *c, __u64 pc, __u64 limit)
+{
+	size_t lo = 0, hi = c->nstarts, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c->starts[mid] <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nstarts && c->starts[lo] < limit ? c->starts[lo] : limit;
+}
+
+/* The CFI row at @pc from .eh_frame, else .debug_frame. */
+static int gen_frame(struct gen_ctx *c, __u64 pc, Dwarf_Frame **f)
+{
+	if (c->eh && !dwarf_cfi_addrframe(c->eh, pc, f))
+		return 0;
+	if (c->dbg && !dwarf_cfi_addrframe(c->dbg, pc, f))
+		return 0;
+	return -ENOENT;
+}
+
+/* Visit every byte of one executable range. */
+static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
+{
+	__u64 pc = rg->lo, lo, hi;
+	struct gen_rule g;
+	Dwarf_Frame *f;
+	Dwarf_Addr s, e;
+	bool signal;
+	int ra, err;
+
+	c->next_idx = 0;
+	while (pc < rg->hi) {
+		if (gen_frame(c, pc, &f)) {
+			err = gen_end_run(c);
+			if (err)
+				return err;
+			/* With only .eh_frame (indexed), jump to the next FDE. */
+			hi = c->starts && !c->dbg ? gen_next_start(c, pc, rg->hi) : pc + 1;
+			c->st->why[DW_SFRAME_GEN_NO_CFI] += hi - pc;
+			pc = hi;
+			continue;
+		}
+		ra = dwarf_frame_info(f, &s, &e, &signal);
+		lo = pc;
+		hi = e > pc && e <= rg->hi ? e : e > rg->hi ? rg->hi : pc + 1;
+		if (ra < 0)
+			g.why = DW_SFRAME_GEN_BAD_CFI;
+		else
+			gen_classify(f, ra, signal, &g);
+		free(f);
+		c->st->dwarf_rows++;
+		c->st->cfi_bytes += hi - lo;
+		if (s == lo && gen_is_fde_start(c, lo)) {
+			err = gen_end_run(c);
+			if (err)
+				return err;
+		}
+		/* PC-mask blocks count from the function start: keep them aligned. */
+		if (g.why < 0 && g.plt && ((lo & 15) || hi - lo > UINT32_MAX))
+			g.why = DW_SFRAME_GEN_CFA_EXPR;
+		if (g.why >= 0 || g.plt) {
+			err = gen_end_run(c);
+			if (err)
+				return err;
+		}
+		if (g.why >= 0) {
+			c->st->why[g.why] += hi - lo;
+		} else {
+			err = g.plt ? gen_add_plt(c, &g, lo, hi) : gen_add_row(c, &g, lo, hi);
+			if (err)
+				return err;
+			if (g.outermost)
+				c->st->outermost_bytes += hi - lo;
+			if (g.fp_undef)
+				c->st->fp_undef_bytes += hi - lo;
+			c->st->text_covered_bytes += gen_in_text(c, lo, hi);
+		}
+		pc = hi;
+	}
+	return gen_end_run(c);
+}
+
+/* Read one DW_EH_PE-encoded value of .eh_frame_hdr at *pos. */
+static int gen_read_enc(const __u8 *b, size_t len, size_t *pos, __u8 enc, __u64 hdr_vaddr,
+			__u64 *val)
+{
+	size_t n, i;
+	__u64 v = 0, base;
+
+	switch (enc & 0x0f) {
+	case GEN_PE_ABSPTR:
+	case GEN_PE_UDATA8:
+	case GEN_PE_SDATA8:
+		n = 8;
+		break;
+	case GEN_PE_UDATA4:
+	case GEN_PE_SDATA4:
+		n = 4;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*pos > len || n > len - *pos)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		v |= (__u64)b[*pos + i] << (8 * i);
+	if ((enc & 0x0f) == GEN_PE_SDATA4 && (v & 0x80000000u))
+		v |= 0xffffffff00000000ull;
+	switch (enc & 0x70) {
+	case 0:
+		base = 0;
+		break;
+	case GEN_PE_PCREL:
+		base = hdr_vaddr + *pos;
+		break;
+	case GEN_PE_DATAREL:
+		base = hdr_vaddr;
+		break;
+	default:
+		return -EINVAL;
+	}
+	*val = base + v;
+	*pos += n;
+	return 0;
+}
+
+static int gen_cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The sorted FDE start addresses from .eh_frame_hdr; 0 with none usable. */
+static int gen_hdr_starts(struct gen_ctx *c, const __u8 *b, size_t len, __u64 hdr_vaddr)
+{
+	size_t pos = 4, i, max;
+	__u64 dummy, count;
+
+	if (len < 4 || b[0] != 1)
+		return 0;
+	if (gen_read_enc(b, len, &pos, b[1], hdr_vaddr, &dummy) ||
+	    gen_read_enc(b, len, &pos, b[2] & 0x0f, hdr_vaddr, &count))
+		return 0;
+	if (!count)
+		return 0;
+	max = (len - pos) / 8;		/* at least 2 x 4 bytes per entry */
+	if (count > max || count > GEN_MAX_STARTS)
+		return 0;
+	c->starts = calloc(count, sizeof(*c->starts));
+	if (!c->starts)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		if (gen_read_enc(b, len, &pos, b[3], hdr_vaddr, &c->starts[i]) ||
+		    gen_read_enc(b, len, &pos, b[3], hdr_vaddr, &dummy)) {
+			free(c->starts);
+			c->starts = NULL;
+			return 0;
+		}
+	}
+	qsort(c->starts, count, sizeof(*c->starts), gen_cmp_u64);
+	c->nstarts = count;
+	c->st->dwarf_fdes = count;
+	return 0;
+}
+
+static int gen_cmp_range(const void *a, const void *b)
+{
+	const struct gen_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Executable PT_LOAD ranges, sorted and merged; *base = lowest address. */
+static int gen_exec_ranges(Elf *elf, struct gen_range *rg, size_t *n, __u64 *base)
+{
+	size_t phnum, i, k = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return -ENOEXEC;
+	for (i = 0; i < phnum && k < GEN_MAX_RANGES; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || !ph.p_memsz || ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
+			continue;
+		rg[k].lo = ph.p_vaddr;
+		rg[k].hi = ph.p_vaddr + ph.p_memsz;
+		k++;
+	}
+	if (!k)
+		return -ENOEXEC;
+	qsort(rg, k, sizeof(*rg), gen_cmp_range);
+	for (i = 1, *n = 1; i < k; i++) {
+		struct gen_range *last = &rg[*n - 1];
+
+		if (rg[i].lo <= last->hi) {
+			if (rg[i].hi > last->hi)
+				last->hi = rg[i].hi;
+		} else {
+			rg[(*n)++] = rg[i];
+		}
+	}
+	*base = rg[0].lo;
+	return 0;
+}
+
+/* Find a section by name; NULL if absent. */
+static Elf_Scn *gen_section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* .eh_frame_hdr bytes and address: the section, else PT_GNU_EH_FRAME. */
+static int gen_find_hdr(Elf *elf, const __u8 **b, size_t *len, __u64 *vaddr)
+{
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+	Elf_Data *d;
+	Elf_Scn *scn;
+	size_t phnum, i;
+
+	scn = gen_section(elf, ".eh_frame_hdr", &sh);
+	if (scn && sh.sh_type == SHT_PROGBITS) {
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf) {
+			*b = d->d_buf;
+			*len = d->d_size;
+			*vaddr = sh.sh_addr;
+			return 0;
+		}
+	}
+	if (elf_getphdrnum(elf, &phnum))
+		return -ENOENT;
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_GNU_EH_FRAME)
+			continue;
+		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_BYTE);
+		if (!d || !d->d_buf)
+			return -ENOENT;
+		*b = d->d_buf;
+		*len = d->d_size;
+		*vaddr = ph.p_vaddr;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sframe_gen_result *r)
+{
+	struct dw_sframe_enc_opts eo = { 0 };
+	struct gen_range rg[GEN_MAX_RANGES];
+	struct gen_ctx c = { .st = &r->stats };
+	Dwarf *dw = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	const __u8 *hb;
+	size_t nrg = 0, hlen, i;
+	__u64 base, hvaddr;
+	int err;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
+		return -ENOEXEC;
+	err = gen_exec_ranges(elf, rg, &nrg, &base);
+	if (err)
+		return err;
+	for (i = 0; i < nrg; i++)
+		r->stats.exec_bytes += rg[i].hi - rg[i].lo;
+	if (gen_section(elf, ".text", &sh) && sh.sh_type == SHT_PROGBITS) {
+		c.text.lo = sh.sh_addr;
+		c.text.hi = sh.sh_addr + sh.sh_size;
+		r->stats.text_bytes = sh.sh_size;
+	}
+	if (gen_section(elf, ".eh_frame", &sh))
+		r->stats.eh_frame_size = sh.sh_size;
+	if (gen_section(elf, ".debug_frame", &sh))
+		r->stats.debug_frame_size = sh.sh_size;
+
+	c.eh = dwarf_getcfi_elf(elf);
+	if (!(o->flags & DW_SFRAME_GEN_NO_DEBUG_FRAME) && r->stats.debug_frame_size) {
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		if (dw)
+			c.dbg = dwarf_getcfi(dw);
+	}
+	if (!c.eh && !c.dbg) {
+		err = -ENODATA;
+		goto out;
+	}
+	if (c.eh && !gen_find_hdr(elf, &hb, &hlen, &hvaddr)) {
+		err = gen_hdr_starts(&c, hb, hlen, hvaddr);
+		if (err)
+			goto out;
+	}
+	for (i = 0; i < nrg; i++) {
+		err = gen_range(&c, &rg[i]);
+		if (err)
+			goto out;
+	}
+	if (!c.starts)
+		r->stats.dwarf_fdes = c.nfuncs;
+	for (i = 0; i < c.nfuncs; i++)
+		c.funcs[i].rows = c.rows + c.func_row0[i];
+
+	eo.version = (__u8)r->version;
+	eo.flags = DUNWIND_SFRAME_F_FDE_SORTED;
+	if (!(o->flags & DW_SFRAME_GEN_ABS))
+		eo.flags |= DUNWIND_SFRAME_F_FDE_FUNC_START_PCREL;
+	eo.sec_vaddr = base;
+	err = dw_sframe_encode(&eo, c.funcs, (__u32)c.nfuncs, &r->table, &r->table_size);
+	if (err)
+		goto out;
+	r->sec_vaddr = base;
+	r->stats.sframe_fdes = c.nfuncs;
+	r->stats.sframe_fres = c.nrows;
+	r->stats.table_size = r->table_size;
+out:
+	if (c.eh)
+		dwarf_cfi_end(c.eh);
+	if (dw)
+		dwarf_end(dw);
+	free(c.starts);
+	free(c.funcs);
+	free(c.func_row0);
+	free(c.rows);
+	return err;
+}
+
+/**
+ * dw_sframe_gen_fd() - generate an SFrame section for an open ELF file.
+ * @fd:	the file, opened for reading (not closed; its offset is not used).
+ * @o:	options (NULL: v2, PC-relative, .eh_frame and .debug_frame).
+ * @r:	result; zeroed first.  On success free with dw_sframe_gen_free().
+ *
+ * Context: user space; reads the file with libelf/libdw, allocates.
+ * Return: 0; -EINVAL for bad options; -ENOEXEC if not an x86-64 ET_EXEC or
+ * ET_DYN ELF file with an executable PT_LOAD; -ENODATA without any CFI;
+ * -ERANGE if a v2 function start is beyond 2 GiB of the lowest executable
+ * address; -ENOSYS if libelf is unusable; -ENOMEM.
+ */
+int dw_sframe_gen_fd(int fd, const struct dw_sframe_gen_opts *o, struct dw_sframe_gen_result *r)
+{
+	static const struct dw_sframe_gen_opts def;
+	__u64 t0 = gen_now_ns();
+	Elf *elf;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (!o)
+		o = &def;
+	if ((o->version && o->version != DUNWIND_SFRAME_V2 && o->version != DUNWIND_SFRAME_V3) ||
+	    (o->flags & ~DW_SFRAME_GEN_ALL))
+		return -EINVAL;
+	r->version = o->version ? o->version : DUNWIND_SFRAME_V2;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	if (elf_kind(elf) != ELF_K_ELF)
+		err = -ENOEXEC;
+	else
+		err = gen_elf(elf, o, r);
+	elf_end(elf);
+	r->stats.gen_ns = gen_now_ns() - t0;
+	if (err) {
+		free(r->table);
+		r->table = NULL;
+		r->table_size = 0;
+	}
+	return err;
+}
+
+/**
+ * dw_sframe_gen() - generate an SFrame section for the ELF file at @path.
+ * @path:	the file.
+ * @o, @r:	as for dw_sframe_gen_fd().
+ *
+ * Context: user space.
+ * Return: as dw_sframe_gen_fd(), or -errno from open().
+ */
+int dw_sframe_gen(const char *path, const struct dw_sframe_gen_opts *o,
+		  struct dw_sframe_gen_result *r)
+{
+	int fd, err;
+
+	memset(r, 0, sizeof(*r));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = dw_sframe_gen_fd(fd, o, r);
+	close(fd);
+	return err;
+}
+
+/**
+ * dw_sframe_gen_free() - release a result's table.
+ * @r:	result of dw_sframe_gen*() (success or not); may be zeroed.
+ *
+ * Context: user space.
+ */
+void dw_sframe_gen_free(struct dw_sframe_gen_result *r)
+{
+	free(r->table);
+	r->table = NULL;
+	r->table_size = 0;
+}
+
+/**
+ * dw_sframe_gen_why_name() - short name of an enum dw_sframe_gen_why.
+ * @why:	the reason.
+ *
+ * Context: any.
+ * Return: a static string ("?" for an unknown value).
+ */
+const char *dw_sframe_gen_why_name(unsigned int why)
+{
+	static const char *const names[DW_SFRAME_GEN_WHY_MAX] = {
+		[DW_SFRAME_GEN_NO_CFI] = "no CFI",
+		[DW_SFRAME_GEN_CFA_EXPR] = "CFA expression",
+		[DW_SFRAME_GEN_CFA_REG] = "CFA not SP/FP based",
+		[DW_SFRAME_GEN_RANGE] = "offset out of range",
+		[DW_SFRAME_GEN_RA] = "RA not at CFA-8",
+		[DW_SFRAME_GEN_FP] = "FP rule not expressible",
+		[DW_SFRAME_GEN_SP] = "SP not the CFA",
+		[DW_SFRAME_GEN_SIGNAL] = "signal frame",
+		[DW_SFRAME_GEN_BAD_CFI] = "CFI not evaluable",
+	};
+
+	return why < DW_SFRAME_GEN_WHY_MAX ? names[why] : "?";
+}
+
+static double gen_pct(__u64 a, __u64 b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+/**
+ * dw_sframe_gen_print_stats() - print a result's statistics, one per line.
+ * @f:	output stream.
+ * @r:	a successful result.
+ *
+ * Context: user space.
+ */
+void dw_sframe_gen_print_stats(FILE *f, const struct dw_sframe_gen_result *r)
+{
+	const struct dw_sframe_gen_stats *s = &r->stats;
+	unsigned int i;
+
+	fprintf(f, "sframe v%u, sec_vaddr %#llx: %llu bytes (%.1f%% of .eh_frame %llu)\n",
+		r->version, (unsigned long long)r->sec_vaddr, (unsigned long long)s->table_size,
+		gen_pct(s->table_size, s->eh_frame_size), (unsigned long long)s->eh_frame_size);
+	fprintf(f, "functions: %llu DWARF FDEs, %llu CFI rows -> %llu SFrame FDEs, %llu FREs\n",
+		(unsigned long long)s->dwarf_fdes, (unsigned long long)s->dwarf_rows,
+		(unsigned long long)s->sframe_fdes, (unsigned long long)s->sframe_fres);
+	fprintf(f, "covered: %llu of %llu executable bytes (%.2f%%); .text %.2f%%; "
+		"with CFI %.2f%%\n",
+		(unsigned long long)s->covered_bytes, (unsigned long long)s->exec_bytes,
+		gen_pct(s->covered_bytes, s->exec_bytes),
+		gen_pct(s->text_covered_bytes, s->text_bytes),
+		gen_pct(s->cfi_bytes, s->exec_bytes));
+	for (i = 0; i < DW_SFRAME_GEN_WHY_MAX; i++)
+		if (s->why[i])
+			fprintf(f, "uncovered: %llu bytes: %s\n", (unsigned long long)s->why[i],
+				dw_sframe_gen_why_name(i));
+	if (s->outermost_bytes || s->fp_undef_bytes)
+		fprintf(f, "outermost (RA undefined): %llu bytes; FP undefined: %llu bytes\n",
+			(unsigned long long)s->outermost_bytes,
+			(unsigned long long)s->fp_undef_bytes);
+	fprintf(f, "time: %.1f ms\n", (double)s->gen_ns / 1e6);
+}

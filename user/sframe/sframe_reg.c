@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Registering generated SFrame tables with the module, with an on-disk
+ * cache (see sframe_reg.h, Documentation/sframe-gen.rst).
+ *
+ * A cache entry is a fixed header (magic, generator revision, SFrame
+ * version, build-id, sec_vaddr, size, FNV-1a checksum) followed by the
+ * table.  Entries are read as hostile input: owner, type, size, header,
+ * checksum and a full decoder validation must all pass, else the table is
+ * regenerated and the entry rewritten.  Entries are written to a temporary
+ * file and renamed into place, so readers never see a partial one.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/dunwind.h>
+#include "sframe.h"
+#include "sframe/sframe_gen.h"
+#include "sframe/sframe_reg.h"
+
+
+#define REG_CACHE_MAGIC		"DWSFRGEN"
+#define REG_CACHE_REV		1		/* bump when the generator's output changes */
+#define REG_MAX_TABLE		(256ull << 20)	/* the module's limit */
+#define REG_MAX_FILES		4096
+
+struct reg_cache_hdr {
+	char magic[8];
+	__u32 hdr_size;
+	__u32 rev;
+	__u32 version;
+	__u32 build_id_size;
+	__u8 build_id[20];
+	__u32 __pad;
+	__u64 sec_vaddr;
+	__u64 table_size;
+	__u64 checksum;
+	__u64 covered_bytes;
+	__u64 exec_bytes;
+};
+
+/* An ELF file's identity for registration. */
+struct reg_elf {
+	__u8 build_id[20];
+	__u32 build_id_size;
+	int has_sframe;
+};
+
+struct reg_table {
+	__u8 *data;
+	size_t size;
+	__u64 sec_vaddr;
+	__u64 covered_bytes, exec_bytes;
+};
+
+static __u64 reg_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+static __u64 reg_fnv1a(const __u8 *p, size_t n)
+{
+	__u64 h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Build-id (from PT_NOTE segments, like the module) and PT_GNU_SFRAME. */
+static int reg_read_elf(int fd, struct reg_elf *re)
+{
+	size_t phnum, i, off, name_off, desc_off;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	GElf_Nhdr nh;
+	Elf_Data *d;
+	Elf *elf;
+	int err = 0;
+
+	memset(re, 0, sizeof(*re));
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
+	    elf_getphdrnum(elf, &phnum)) {
+		err = -ENOEXEC;
+		goto out;
+	}
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == DUNWIND_SFRAME_PT_GNU)
+			re->has_sframe = 1;
+		if (ph.p_type != PT_NOTE || re->build_id_size)
+			continue;
+		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (!d)
+			continue;
+		off = 0;
+		while (off < d->d_size &&
+		       (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + name_off, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= sizeof(re->build_id)) {
+				memcpy(re->build_id, (char *)d->d_buf + desc_off, nh.n_descsz);
+				re->build_id_size = nh.n_descsz;
+				break;
+			}
+		}
+	}
+out:
+	elf_end(elf);
+	return err;
+}
+
+/**
+ * dw_sframe_cache_dir() - the cache directory.
+ * @o:		options (o->cache_dir wins); may be NULL.
+ * @buf, @len:	receives the path.
+ *
+ * Context: user space; reads XDG_CACHE_HOME and HOME.
+ * Return: 0; -ENOENT if neither variable is set (and no @o->cache_dir);
+ * -ENAMETOOLONG.
+ */
+int dw_sframe_cache_dir(const struct dw_sframe_reg_opts *o, char *buf, size_t len)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	int n;
+
+	if (o && o->cache_dir)
+		n = snprintf(buf, len, "%s", o->cache_dir);
+	else if (x && x[0] == '/')
+		n = snprintf(buf, len, "%s/dunwind/sframe", x);
+	else if (h && h[0])
+		n = snprintf(buf, len, "%s/.cache/dunwind/sframe", h);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int reg_cache_path(const struct dw_sframe_reg_opts *o, const struct reg_elf *re,
+			  char *buf, size_t len)
+{
+	size_t n;
+	__u32 i;
+	int err = dw_sframe_cache_dir(o, buf, len);
+
+	if (err)
+		return err;
+	n = strlen(buf);
+	if (n + 2 + 2 * re->build_id_size > len)
+		return -ENAMETOOLONG;
+	buf[n++] = '/';
+	for (i = 0; i < re->build_id_size; i++)
+		n += (size_t)sprintf(buf + n, "%02x", re->build_id[i]);
+	return 0;
+}
+
+static int reg_mem_read(void *ctx, __u64 off, void *dst, __u32 len)
+{
+	const struct reg_table *t = ctx;
+
+	if (off > t->size || len > t->size - off)
+		return -DUNWIND_SFRAME_EFAULT;
+	memcpy(dst, t->data + off, len);
+	return 0;
+}
+
+/* Does the decoder accept @t as a whole (what the module will check)? */
+static int reg_table_valid(struct reg_table *t)
+{
+	struct dunwind_sframe_src src = { .read = reg_mem_read, .ctx = t, .size = t->size };
+	struct dunwind_sframe_table tab;
+	int err;
+
+	err = dunwind_sframe_open(&tab, &src, t->sec_vaddr);
+	if (!err)
+		err = dunwind_sframe_validate(&tab);
+	return err ? -EINVAL : 0;
+}
+
+static int reg_read_all(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = read(fd, (char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static int reg_write_all(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(fd, (const char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Load a cache entry; -ENOENT if there is none, -EBADMSG if unusable. */
+static int reg_cache_load(const char *path, const struct reg_elf *re, unsigned int version,
+			  struct reg_table *t)
+{
+	struct reg_cache_hdr h;
+	struct stat st;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : -EBADMSG;
+	err = -EBADMSG;
+	/* Only our own regular files: a table decides what stacks say. */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (__u64)st.st_size < sizeof(h))
+		goto out;
+	if (reg_read_all(fd, &h, sizeof(h)))
+		goto out;
+	if (memcmp(h.magic, REG_CACHE_MAGIC, 8) || h.hdr_size != sizeof(h) ||
+	    h.rev != REG_CACHE_REV || h.version != version ||
+	    h.build_id_size != re->build_id_size ||
+	    memcmp(h.build_id, re->build_id, re->build_id_size) || !h.table_size ||
+	    h.table_size > REG_MAX_TABLE || (__u64)st.st_size != sizeof(h) + h.table_size)
+		goto out;
+	t->data = malloc(h.table_size);
+	if (!t->data) {
+		err = -ENOMEM;
+		goto out;
+	}
+	t->size = h.table_size;
+	t->sec_vaddr = h.sec_vaddr;
+	t->covered_bytes = h.covered_bytes;
+	t->exec_bytes = h.exec_bytes;
+	if (reg_read_all(fd, t->data, t->size) || reg_fnv1a(t->data, t->size) != h.checksum ||
+	    reg_table_valid(t)) {
+		free(t->data);
+		t->data = NULL;
+		goto out;
+	}
+	err = 0;
+out:
+	close(fd);
+	return err;
+}
+
+/* mkdir -p with mode 0700 for the components we create. */
+static int reg_mkdirs(const char *dir)
+{
+	char buf[4096];
+	size_t i, n = strlen(dir);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, dir, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i])
+			continue;
+		buf[i] = 0;
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return -errno;
+		buf[i] = i < n ? '/' : 0;
+	}
+	return 0;
+}
+
+/* Write a cache entry atomically (temporary file + rename). */
+static int reg_cache_store(const struct dw_sframe_reg_opts *o, const char *path,
+			   const struct reg_elf *re, unsigned int version,
+			   const struct reg_table *t)
+{
+	struct reg_cache_hdr h;
+	char dir[4096], tmp[4200];
+	int fd, err, n;
+
+	err = dw_sframe_cache_dir(o, dir, sizeof(dir));
+	if (!err)
+		err = reg_mkdirs(dir);
+	if (err)
+		return err;
+	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, REG_CACHE_MAGIC, 8);
+	h.hdr_size = sizeof(h);
+	h.rev = REG_CACHE_REV;
+	h.version = version;
+	h.build_id_size = re->build_id_size;
+	memcpy(h.build_id, re->build_id, re->build_id_size);
+	h.sec_vaddr = t->sec_vaddr;
+	h.table_size = t->size;
+	h.checksum = reg_fnv1a(t->data, t->size);
+	h.covered_bytes = t->covered_bytes;
+	h.exec_bytes = t->exec_bytes;
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	err = reg_write_all(fd, &h, sizeof(h));
+	if (!err)
+		err = reg_write_all(fd, t->data, t->size);
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+/* Get the table for @fd: from the cache, else generate (and cache it). */
+static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struct reg_elf *re,
+			 struct reg_table *t, struct dw_sframe_reg_file *res)
+{
+	struct dw_sframe_gen_opts go = { .version = o->version };
+	struct dw_sframe_gen_result gr;
+	unsigned int version = o->version ? o->version : DUNWIND_SFRAME_V2;
+	char path[4200];
+	int cache = !(o->flags & DW_SFRAME_REG_NO_CACHE), err;
+	__u64 t0;
+
+	memset(t, 0, sizeof(*t));
+	if (cache) {
+		err = reg_cache_path(o, re, path, sizeof(path));
+		if (err) {
+			res->cache_err = err;
+			cache = 0;
+		}
+	}
+	if (cache) {
+		t0 = reg_now_ns();
+		err = reg_cache_load(path, re, version, t);
+		res->load_ns = reg_now_ns() - t0;
+		if (!err) {
+			res->source = DW_SFRAME_SRC_CACHE;
+			return 0;
+		}
+		if (err != -ENOENT)
+			res->cache_err = err;
+	}
+	err = dw_sframe_gen_fd(fd, &go, &gr);
+	res->gen_ns = gr.stats.gen_ns;
+	if (err)
+		return err;
+	t->data = gr.table;
+	t->size = gr.table_size;
+	t->sec_vaddr = gr.sec_vaddr;
+	t->covered_bytes = gr.stats.covered_bytes;
+	t->exec_bytes = gr.stats.exec_bytes;
+	res->source = DW_SFRAME_SRC_GENERATED;
+	if (cache) {
+		err = reg_cache_store(o, path, re, version, t);
+		if (err)
+			res->cache_err = err;
+	}
+	return 0;
+}
+
+/* Register the open file @fd; @skip_sframe: leave files with PT_GNU_SFRAME alone. */
+static int reg_fd(int dev_fd, int fd, const struct dw_sframe_reg_opts *o, int skip_sframe,
+		  struct dw_sframe_reg_file *res)
+{
+	struct dunwind_sframe_reg reg;
+	struct reg_table t;
+	struct reg_elf re;
+	__u64 t0;
+	int err;
+
+	err = reg_read_elf(fd, &re);
+	if (err)
+		return err;
+	memcpy(res->build_id, re.build_id, sizeof(re.build_id));
+	res->build_id_size = re.build_id_size;
+	if (skip_sframe && re.has_sframe) {
+		res->skipped = 1;
+		return 0;
+	}
+	/* The module keys and checks tables by build-id. */
+	if (!re.build_id_size)
+		return -ENODATA;
+	err = reg_get_table(fd, o, &re, &t, res);
+	if (err)
+		return err;
+	res->table_size = t.size;
+	res->covered_bytes = t.covered_bytes;
+	res->exec_bytes = t.exec_bytes;
+	if (dev_fd >= 0) {
+		memset(&reg, 0, sizeof(reg));
+		reg.size = sizeof(reg);
+		reg.flags = (o->flags & DW_SFRAME_REG_PIN) ? DUNWIND_REG_PIN : 0;
+		reg.fd = fd;
+		reg.build_id_size = re.build_id_size;
+		memcpy(reg.build_id, re.build_id, re.build_id_size);
+		reg.table = (__u64)(unsigned long)t.data;
+		reg.table_size = t.size;
+		reg.sec_vaddr = t.sec_vaddr;
+		t0 = reg_now_ns();
+		err = ioctl(dev_fd, DUNWIND_IOC_SFRAME_REGISTER, &reg) ? -errno : 0;
+		res->reg_ns = reg_now_ns() - t0;
+	}
+	free(t.data);
+	return err;
+}
+
+static int reg_check_opts(const struct dw_sframe_reg_opts *o)
+{
+	if (o->flags & ~DW_SFRAME_REG_ALL)
+		return -EINVAL;
+	if (o->version && o->version != DUNWIND_SFRAME_V2 && o->version != DUNWIND_SFRAME_V3)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * dw_sframe_register_file() - generate (or load from the cache) and register
+ * the SFrame table of one ELF file.
+ * @dev_fd:	a /dev/dunwind session; < 0: only prepare the table (generate
+ *		and cache), no ioctl.
+ * @path:	the ELF file.
+ * @o:		options; NULL for defaults.
+ * @res:	what happened (may be NULL); zeroed first, @res->path = @path.
+ *
+ * Context: user space; needs CAP_SYS_ADMIN for the ioctl.  Cache problems
+ * never fail the call (see @res->cache_err).
+ * Return: 0; -EINVAL (bad options); -errno from open(); -ENOEXEC (not an
+ * x86-64 ELF); -ENODATA (no GNU build-id, or no CFI); -ENOMEM; or the
+ * ioctl's error: -ENOTTY (module without DUNWIND_IOC_SFRAME_REGISTER),
+ * -EINVAL, -EEXIST (already registered by this session), -ESTALE, -ENOSPC,
+ * -EBUSY, -EPERM... dw_sframe_reg_strerror() says what each means.
+ */
+int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe_reg_opts *o,
+			    struct dw_sframe_reg_file *res)
+{
+	static const struct dw_sframe_reg_opts def;
+	struct dw_sframe_reg_file tmp;
+	int fd, err;
+
+	if (!res)
+		res = &tmp;
+	memset(res, 0, sizeof(*res));
+	res->path = (char *)path;
+	if (!o)
+		o = &def;
+	err = reg_check_opts(o);
+	if (!err) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err = -errno;
+		} else {
+			err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), res);
+			close(fd);
+		}
+	}
+	res->err = err;
+	return err;
+}
+
+/* Open the file behind a mapping, checking it is the mapped one. */
+static int reg_open_mapped(int pid, unsigned long lo, unsigned long hi, const char *path,
+			   unsigned int maj, unsigned int min, unsigned long ino)
+{
+	char alt[96];
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (!fstat(fd, &st) && st.st_ino == ino && major(st.st_dev) == maj &&
+		    minor(st.st_dev) == min)
+			return fd;
+		close(fd);
+	}
+	/* Deleted, replaced, or in another mount namespace. */
+	snprintf(alt, sizeof(alt), "/proc/%d/map_files/%lx-%lx", pid, lo, hi);
+	fd = open(alt, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+struct reg_seen {
+	unsigned int maj, min;
+	unsigned long ino;
+};
+
+/**
+ * dw_sframe_register_pid() - register every file-backed executable mapping
+ * of a process that has no PT_GNU_SFRAME of its own (each file once).
+ * @dev_fd:	a /dev/dunwind session; < 0: only prepare the tables.
+ * @pid:	the process.
+ * @o:		options; NULL for defaults.
+ * @res:	per-file results and totals; free with dw_sframe_reg_pid_free().
+ *
+ * Context: user space; reads /proc/@pid/maps (and map_files for deleted
+ * files).  Per-file errors are reported in @res->files, not returned.
+ * Return: 0; -EINVAL (bad options); -ESRCH or -errno if the maps cannot be
+ * read; -ENOTTY as soon as the module rejects the ioctl as unknown (every
+ * file would fail the same way); -ENOMEM.
+ */
+int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts *o,
+			   struct dw_sframe_reg_pid *res)
+{
+	static const struct dw_sframe_reg_opts def;
+	struct reg_seen *seen = NULL;
+	struct dw_sframe_reg_file *f;
+	unsigned long lo, hi, off, ino;
+	unsigned int maj, min, i, nseen = 0;
+	char *line = NULL, perms[8], mpath[4096];
+	size_t cap = 0, len;
+	__u64 t0 = reg_now_ns();
+	FILE *maps;
+	int err = 0, n, fd;
+
+	memset(res, 0, sizeof(*res));
+	if (!o)
+		o = &def;
+	err = reg_check_opts(o);
+	if (err)
+		return err;
+	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", pid);
+	maps = fopen(mpath, "re");
+	if (!maps)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (getline(&line, &cap, maps) > 0) {
+		n = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perms, &off, &maj, &min,
+			   &ino, &n) < 7 || !n || !strchr(perms, 'x') || !ino || line[n] != '/')
+			continue;
+		len = strcspn(line + n, "\n");
+		line[n + len] = 0;
+		for (i = 0; i < nseen; i++)
+			if (seen[i].ino == ino && seen[i].maj == maj && seen[i].min == min)
+				break;
+		if (i < nseen)
+			continue;
+		if (nseen == REG_MAX_FILES)
+			break;
+		if (!(nseen & 63)) {
+			void *p = realloc(seen, (nseen + 64) * sizeof(*seen));
+			void *q = realloc(res->files, (nseen + 64) * sizeof(*res->files));
+
+			if (p)
+				seen = p;
+			if (q)
+				res->files = q;
+			if (!p || !q) {
+				err = -ENOMEM;
+				break;
+			}
+		}
+		seen[nseen].maj = maj;
+		seen[nseen].min = min;
+		seen[nseen].ino = ino;
+		nseen++;
+		f = &res->files[res->nfiles++];
+		memset(f, 0, sizeof(*f));
+		f->path = strdup(line + n);
+		if (!f->path) {
+			res->nfiles--;
+			err = -ENOMEM;
+			break;
+		}
+		fd = reg_open_mapped(pid, lo, hi, f->path, maj, min, ino);
+		if (fd < 0) {
+			f->err = fd;
+		} else {
+			f->err = reg_fd(dev_fd, fd, o, 1, f);
+			close(fd);
+		}
+		res->gen_ns += f->gen_ns;
+		res->load_ns += f->load_ns;
+		res->reg_ns += f->reg_ns;
+		if (f->source == DW_SFRAME_SRC_CACHE)
+			res->from_cache++;
+		else if (f->source == DW_SFRAME_SRC_GENERATED)
+			res->generated++;
+		if (f->skipped)
+			res->skipped++;
+		else if (!f->err)
+			res->registered++;
+		else if (f->err == -EEXIST)
+			res->already++;
+		else
+			res->failed++;
+		if (f->err == -ENOTTY) {
+			err = -ENOTTY;
+			break;
+		}
+	}
+	free(line);
+	free(seen);
+	fclose(maps);
+	res->total_ns = reg_now_ns() - t0;
+	return err;
+}
+
+/**
+ * dw_sframe_reg_pid_free() - free what dw_sframe_register_pid() allocated.
+ * @res:	its result (also after an error).
+ *
+ * Context: user space.
+ */
+void dw_sframe_reg_pid_free(struct dw_sframe_reg_pid *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->nfiles; i++)
+		free(res->files[i].path);
+	free(res->files);
+	res->files = NULL;
+	res->nfiles = 0;
+}
+
+/**
+ * dw_sframe_reg_strerror() - what a registration error means, and what to do.
+ * @err:	a negative errno from this file's functions.
+ *
+ * Context: any.
+ * Return: a static string.
+ */
+const char *dw_sframe_reg_strerror(int err)
+{
+	switch (-err) {
+	case 0:
+		return "registered";
+	case ENOTTY:
+		return "the loaded dunwind module does not know DUNWIND_IOC_SFRAME_REGISTER "
+		       "(too old): load a newer dunwind.ko, or record with frame pointers only";
+	case EINVAL:
+		return "the module rejected the table or the request (malformed table, or a "
+		       "module with an older struct dunwind_sframe_reg): rebuild dunwind and "
+		       "dunwind.ko from the same tree";
+	case EPERM:
+		return "registering tables needs CAP_SYS_ADMIN: run as root";
+	case EEXIST:
+		return "already registered by this session";
+	case ESTALE:
+		return "the file's build-id changed while registering: retry";
+	case EBUSY:
+		return "another session registered a different build of this file";
+	case ENOSPC:
+		return "the module's table memory cap is full: raise sframe_cap_mb";
+	case ENODATA:
+		return "no GNU build-id or no CFI in the file: nothing to register "
+		       "(the module needs a build-id to match tables to files)";
+	case ENOEXEC:
+		return "not an x86-64 ELF executable or shared object";
+	default:
+		return strerror(-err);
+	}
+}

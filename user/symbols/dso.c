@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ELF files and their debug info through libdwfl.
+ *
+ * Each file gets its own Dwfl with the file reported at bias 0
+ * (dwfl_report_elf with base 0, add_p_vaddr): module addresses are then
+ * the ELF's link-time addresses, the space dw_dso_file_to_vaddr() maps a
+ * file offset into.  libdwfl finds separate debug info itself through the
+ * find_debuginfo callback: .gnu_debuglink next to the file or in .debug/,
+ * and <dir>/.build-id/xx/yyyy.debug for each debug directory; when it
+ * finds nothing we ask debuginfod (DEBUGINFOD_URLS) by build-id.
+ *
+ * The capture records each mapping's build-id.  A file whose build-id is
+ * not the recorded one is not the file that ran: we fetch the right one
+ * from debuginfod when we can, and otherwise mark it stale (no symbols;
+ * callers print its frames as [unknown] (dso+0xoff)) and say so once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/debuginfod.h"
+#include "symbols/dso.h"
+
+struct dw_load {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct dw_dso {
+	struct dw_dso *next;
+	char *path;			/* the path asked for */
+	unsigned char key_id[20];	/* the build-id asked for; 0 bytes: by path */
+	size_t key_id_size;
+	Dwfl *dwfl;			/* NULL: no ELF could be read */
+	Dwfl_Module *mod;
+	GElf_Addr bias;
+	struct dw_load *loads;
+	size_t nr_loads;
+	unsigned char build_id[64];	/* the ELF's own */
+	size_t build_id_size;
+	int stale;
+};
+
+static struct dw_dso *cache;
+static char *debuginfo_path;
+static int quiet;
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int fd, n;
+
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					  debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n > 0) {
+		fd = dw_debuginfod_find(DW_DEBUGINFOD_DEBUGINFO, bits, (size_t)n,
+					debuginfo_file_name);
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/**
+ * dw_dso_set_debug_dirs() - extra directories to search for debug files
+ * @dirs:	colon-separated absolute directories, searched after the
+ *		defaults (the file's directory, its .debug/, /usr/lib/debug),
+ *		each for .build-id/xx/yyyy.debug and debuglink names; NULL
+ *		for the defaults only
+ *
+ * Context: user space; before the first dw_dso_get().
+ * Return: 0 or -ENOMEM.
+ */
+int dw_dso_set_debug_dirs(const char *dirs)
+{
+	char *p = NULL;
+
+	if (dirs && asprintf(&p, ":.debug:/usr/lib/debug:%s", dirs) < 0)
+		return -ENOMEM;
+	free(debuginfo_path);
+	debuginfo_path = p;
+	return 0;
+}
+
+/**
+ * dw_dso_set_quiet() - do not warn about replaced files on stderr
+ * @q:		non-zero: quiet
+ *
+ * Context: user space.
+ */
+void dw_dso_set_quiet(int q)
+{
+	quiet = q;
+}
+
+static void hex(char *out, const unsigned char *id, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+static void close_dwfl(struct dw_dso *d)
+{
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	d->dwfl = NULL;
+	d->mod = NULL;
+	free(d->loads);
+	d->loads = NULL;
+	d->nr_loads = 0;
+	d->build_id_size = 0;
+}
+
+/* Report @file (fd or -1) as the only module of a new Dwfl. 0 or -1. */
+static int open_dwfl(struct dw_dso *d, const char *file, int fd)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	size_t n, i;
+	Elf *elf;
+	int len;
+
+	d->dwfl = dwfl_begin(&callbacks);
+	if (!d->dwfl) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	dwfl_report_begin(d->dwfl);
+	d->mod = dwfl_report_elf(d->dwfl, d->path, file, fd, 0, true);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!d->mod)
+		goto fail;
+	elf = dwfl_module_getelf(d->mod, &d->bias);
+	if (!elf || elf_getphdrnum(elf, &n))
+		goto fail;
+	d->loads = calloc(n ? n : 1, sizeof(*d->loads));
+	if (!d->loads)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		d->loads[d->nr_loads++] = (struct dw_load){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+	}
+	len = dwfl_module_build_id(d->mod, &bits, &vaddr);
+	if (len > 0 && (size_t)len <= sizeof(d->build_id)) {
+		memcpy(d->build_id, bits, (size_t)len);
+		d->build_id_size = (size_t)len;
+	}
+	return 0;
+fail:
+	close_dwfl(d);
+	return -1;
+}
+
+static int id_matches(const struct dw_dso *d)
+{
+	return !d->key_id_size || (d->build_id_size == d->key_id_size &&
+				   !memcmp(d->build_id, d->key_id, d->key_id_size));
+}
+
+/* Try the executable from debuginfod by the recorded build-id. 0 or -1. */
+static int open_from_debuginfod(struct dw_dso *d)
+{
+	char *path = NULL;
+	int fd;
+
+	if (!d->key_id_size)
+		return -1;
+	fd = dw_debuginfod_find(DW_DEBUGINFOD_EXECUTABLE, d->key_id, d->key_id_size, &path);
+	if (fd < 0)
+		return -1;
+	close_dwfl(d);
+	if (open_dwfl(d, path, fd) || !id_matches(d)) {
+		close_dwfl(d);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+/**
+ * dw_dso_get() - the cached ELF file @path, as it was recorded
+ * @path:	absolute path of the mapped file
+ * @build_id:	the build-id recorded for the mapping, or NULL
+ * @build_id_size: its length, 0..20
+ *
+ * Context: user space; the first call for a file reads it (and maybe
+ * asks debuginfod).  A file whose build-id differs from @build_id, with
+ * no right copy to be found, is returned stale: dw_dso_stale() says so,
+ * dw_dso_resolve() finds nothing in it; a warning names it once.
+ * Return: the file, valid until dw_dso_cache_free(), or NULL (ENOMEM).
+ * A file that cannot be read is returned too (it resolves nothing).
+ */
+struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
+			  size_t build_id_size)
+{
+	struct dw_dso *d;
+	char want[41], have[129];
+
+	if (build_id_size > sizeof(d->key_id))
+		build_id_size = 0;
+	for (d = cache; d; d = d->next) {
+		if (d->key_id_size != build_id_size || strcmp(d->path, path))
+			continue;
+		if (!build_id_size || !memcmp(d->key_id, build_id, build_id_size))
+			return d;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path) {
+		free(d);
+		return NULL;
+	}
+	if (build_id_size)
+		memcpy(d->key_id, build_id, build_id_size);
+	d->key_id_size = build_id_size;
+	d->next = cache;
+	cache = d;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return d;
+	if (open_dwfl(d, path, -1) || !id_matches(d)) {
+		if (!open_from_debuginfod(d) && d->dwfl)
+			return d;
+		if (d->dwfl) {
+			d->stale = 1;
+			if (!quiet) {
+				hex(want, d->key_id, d->key_id_size);
+				hex(have, d->build_id, d->build_id_size);
+				fprintf(stderr, "dunwind: %s: build-id %s is not the recorded %s "
+					"(the file changed since the recording): its frames stay "
+					"[unknown]; set DEBUGINFOD_URLS to fetch the recorded "
+					"one\n",
+					path, d->build_id_size ? have : "(none)", want);
+			}
+			close_dwfl(d);
+		}
+	}
+	return d;
+}
+
+/**
+ * dw_dso_stale() - is the file on disk another one than was recorded?
+ * @d:		file from dw_dso_get()
+ *
+ * Context: user space.
+ * Return: 1 if its build-id differs from the recorded one, else 0.
+ */
+int dw_dso_stale(const struct dw_dso *d)
+{
+	return d->stale;
+}
+
+/**
+ * dw_dso_build_id() - the file's own GNU build-id
+ * @d:		file from dw_dso_get()
+ * @id:		set to the bytes (valid as long as @d)
+ *
+ * Context: user space.
+ * Return: its length, 0 if the file has none or could not be read.
+ */
+int dw_dso_build_id(const struct dw_dso *d, const unsigned char **id)
+{
+	*id = d->build_id;
+	return (int)d->build_id_size;
+}
+
+/**
+ * dw_dso_file_to_vaddr() - link-time address of a file offset
+ * @d:		file from dw_dso_get()
+ * @foff:	offset in the file (mapping offset + address - mapping start)
+ * @vaddr:	set to the address in the ELF's own address space
+ *
+ * Context: user space.
+ * Return: 0, or -ENOENT if no PT_LOAD segment holds @foff (or the file
+ * could not be read, or is stale).
+ */
+int dw_dso_file_to_vaddr(const struct dw_dso *d, uint64_t foff, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_loads; i++) {
+		const struct dw_load *l = &d->loads[i];
+
+		if (foff >= l->offset && foff - l->offset < l->filesz) {
+			*vaddr = foff - l->offset + l->vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	return n;
+}
+
+/* The index of the first function-like scope at or after @i, or -1. */
+static int next_func(Dwarf_Die *scopes, int n, int i)
+{
+	for (; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram ||
+		    tag == DW_TAG_entry_point)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Source lines and inline frames of module address @addr.  The scopes of
+ * an address run from the innermost inlined instance outwards, but past
+ * an inlined instance they follow its abstract origin; the concrete
+ * function that holds it comes from the instance's own scopes
+ * (dwarf_getscopes_die), so we restart there after each instance.
+ */
+static void resolve_src(struct dw_dso *d, Dwarf_Addr addr, struct dw_symres *res)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(d->mod, addr);
+	Dwarf_Files *files = NULL;
+	const char *file = NULL;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr dbias;
+	size_t nfiles = 0;
+	int lineno = 0, n, i;
+
+	if (line)
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	cu = dwfl_module_addrdie(d->mod, addr, &dbias);
+	n = cu ? dwarf_getscopes(cu, addr - dbias, &scopes) : 0;
+	if (cu && dwarf_getsrcfiles(cu, &files, &nfiles))
+		files = NULL;
+	i = n > 0 ? next_func(scopes, n, 0) : -1;
+	while (i >= 0 && res->nr_frames < DW_DSO_MAX_INLINE) {
+		Dwarf_Die die = scopes[i];
+		Dwarf_Attribute a;
+		Dwarf_Word v;
+
+		res->frames[res->nr_frames++] =
+			(struct dw_srcframe){ die_name(&die), file, lineno };
+		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
+			break;
+		/* The caller continues at the call site. */
+		file = NULL;
+		lineno = 0;
+		if (files && !dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &v) &&
+		    v < nfiles)
+			file = dwarf_filesrc(files, v, NULL, NULL);
+		if (!dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &v))
+			lineno = (int)v;
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&die, &scopes);
+		i = n > 1 ? next_func(scopes, n, 1) : -1;
+	}
+	free(scopes);
+	if (!res->nr_frames && file)	/* line info but no DIE */
+		res->frames[res->nr_frames++] = (struct dw_srcframe){ NULL, file, lineno };
+}
+
+/**
+ * dw_dso_resolve() - symbol, source line and inline frames of an address
+ * @d:		file from dw_dso_get()
+ * @vaddr:	link-time address (dw_dso_file_to_vaddr()); for a return
+ *		address, the caller passes the call instruction's (addr - 1)
+ * @flags:	DW_DSO_SRC for source lines and inline frames
+ * @res:	filled; @res->name NULL when no symbol covers @vaddr
+ *
+ * Context: user space; may read the debug file the first time.
+ * Return: 0 if a symbol was found, -ENOENT if not (stale or unreadable
+ * files find nothing).
+ */
+int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct dw_symres *res)
+{
+	Dwarf_Addr addr = vaddr + d->bias;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+
+	memset(res, 0, sizeof(*res));
+	if (!d->mod || d->stale)
+		return -ENOENT;
+	res->name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
+	res->off = off;
+	if (flags & DW_DSO_SRC)
+		resolve_src(d, addr, res);
+	return res->name ? 0 : -ENOENT;
+}
+
+/**
+ * dw_dso_cache_free() - close every cached file and the debuginfod client
+ *
+ * Context: user space; every dw_dso and string obtained becomes invalid.
+ */
+void dw_dso_cache_free(void)
+{
+	struct dw_dso *d, *next;
+
+	for (d = cache; d; d = next) {
+		next = d->next;
+		close_dwfl(d);
+		free(d->path);
+		free(d);
+	}
+	cache = NULL;
+	free(debuginfo_path);
+	debuginfo_path = NULL;
+	dw_debuginfod_close();
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf's JIT map: a runtime that generates code writes /tmp/perf-PID.map,
+ * one "START SIZE NAME" line per function (START and SIZE in hex, with or
+ * without 0x; NAME may hold spaces).  Later lines win for the same range,
+ * as code is regenerated; we keep the last entry with a given start.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/perfmap.h"
+
+struct pm_sym {
+	uint64_t start, size;
+	size_t seq;			/* line number: later wins */
+	char *name;
+};
+
+struct dw_perfmap {
+	struct pm_sym *syms;
+	size_t nr;
+};
+
+static int pm_cmp(const void *a, const void *b)
+{
+	const struct pm_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static struct dw_perfmap *pm_read(FILE *f)
+{
+	struct dw_perfmap *m = calloc(1, sizeof(*m));
+	size_t cap = 0, line_cap = 0, seq = 0, i, j;
+	char *line = NULL;
+
+	if (!m)
+		goto nomem;
+	while (getline(&line, &line_cap, f) > 0) {
+		unsigned long long start, size;
+		int pos = 0;
+		char *name;
+
+		seq++;
+		if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos || !size ||
+		    start + size < start)
+			continue;
+		name = line + pos;
+		name[strcspn(name, "\n")] = '\0';
+		if (!*name)
+			continue;
+		if (m->nr == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct pm_sym *s = realloc(m->syms, ncap * sizeof(*s));
+
+			if (!s)
+				goto nomem;
+			m->syms = s;
+			cap = ncap;
+		}
+		m->syms[m->nr].name = strdup(name);
+		if (!m->syms[m->nr].name)
+			goto nomem;
+		m->syms[m->nr].start = start;
+		m->syms[m->nr].size = size;
+		m->syms[m->nr++].seq = seq;
+	}
+	free(line);
+	fclose(f);
+	qsort(m->syms, m->nr, sizeof(*m->syms), pm_cmp);
+	/* Keep the latest entry of each start. */
+	for (i = 0, j = 0; i < m->nr; i++) {
+		if (i + 1 < m->nr && m->syms[i + 1].start == m->syms[i].start) {
+			free(m->syms[i].name);
+			continue;
+		}
+		m->syms[j++] = m->syms[i];
+	}
+	m->nr = j;
+	return m;
+nomem:
+	free(line);
+	fclose(f);
+	dw_perfmap_free(m);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/**
+ * dw_perfmap_load() - read a perf map file
+ * @path:	e.g. /tmp/perf-1234.map
+ *
+ * Context: user space, blocking I/O.  Malformed lines are skipped.
+ * Return: the map, or NULL with errno set (from fopen(), ENOMEM).
+ */
+struct dw_perfmap *dw_perfmap_load(const char *path)
+{
+	FILE *f = fopen(path, "re");
+
+	return f ? pm_read(f) : NULL;
+}
+
+/**
+ * dw_perfmap_parse() - read perf map text held in memory
+ * @text:	the text
+ * @len:	its length, > 0
+ *
+ * Context: user space.
+ * Return: as dw_perfmap_load().
+ */
+struct dw_perfmap *dw_perfmap_parse(const char *text, size_t len)
+{
+	FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
+
+	if (!len)
+		errno = EINVAL;
+	return f ? pm_read(f) : NULL;
+}
+
+/**
+ * dw_perfmap_lookup() - the JIT function holding @addr
+ * @m:		map
+ * @addr:	user address
+ * @off:	set to the offset in the function (if not NULL)
+ *
+ * Context: user space; O(log n).
+ * Return: the name (valid until dw_perfmap_free()), or NULL.
+ */
+const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi = m->nr;
+	const struct pm_sym *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &m->syms[lo - 1];
+	if (addr - s->start >= s->size)
+		return NULL;
+	if (off)
+		*off = addr - s->start;
+	return s->name;
+}
+
+/**
+ * dw_perfmap_free() - free a map
+ * @m:		map or NULL
+ *
+ * Context: user space.
+ */
+void dw_perfmap_free(struct dw_perfmap *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr; i++)
+		free(m->syms[i].name);
+	free(m->syms);
+	free(m);
+}

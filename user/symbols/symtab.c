@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbolisation of user addresses: a process's mappings (a snapshot of
+ * /proc/PID/maps, or a capture's MMAP records) and, for file mappings,
+ * the files' symbols and debug info (dso.c, libdwfl).
+ *
+ * An address in a mapping [start, end) at file offset @off lies at file
+ * offset addr - start + off; the PT_LOAD segment holding that file offset
+ * turns it into the ELF's link-time address (file offset - p_offset +
+ * p_vaddr), the space symbols live in.  This is the same for ET_EXEC and
+ * for PIE/shared objects, whatever their load bias.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/dso.h"
+#include "symbols/symtab.h"
+
+/* Mapped paths, owned by the set. */
+struct dw_path {
+	struct dw_path *next;
+	char path[];
+};
+
+struct dw_map {
+	uint64_t start, end, offset;
+	struct dw_dso *dso;		/* NULL: anonymous or not a file */
+	const char *path;
+	unsigned char build_id[20];	/* as recorded; size 0: not recorded */
+	size_t build_id_size;
+};
+
+struct dw_maps {
+	struct dw_map *maps;		/* sorted by start, non-overlapping */
+	size_t nr_maps, cap_maps;
+	struct dw_path *paths;
+};
+
+static const char *keep_path(struct dw_maps *m, const char *path)
+{
+	struct dw_path *p;
+	size_t len = strlen(path) + 1;
+
+	for (p = m->paths; p; p = p->next)
+		if (!strcmp(p->path, path))
+			return p->path;
+	p = malloc(sizeof(*p) + len);
+	if (!p)
+		return NULL;
+	memcpy(p->path, path, len);
+	p->next = m->paths;
+	m->paths = p;
+	return p->path;
+}
+
+/* The file of a live process's mapping: its own view first (mount namespaces). */
+static struct dw_dso *live_dso(int pid, const char *path)
+{
+	char file[4096 + 64];
+
+	snprintf(file, sizeof(file), "/proc/%d/root%s", pid, path);
+	if (access(file, R_OK))
+		return dw_dso_get(path, NULL, 0);
+	return dw_dso_get(file, NULL, 0);
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct dw_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/**
+ * dw_maps_load() - snapshot the executable mappings of @pid and their symbols
+ * @pid:	process id; 0 means the caller
+ *
+ * Context: user space, reads /proc and the mapped files (may be slow for
+ * large binaries).  Files that cannot be read or are not ELF are kept as
+ * mappings without symbols.
+ * Return: the snapshot, or NULL with errno set (ENOENT/ESRCH: no such
+ * process, EACCES: not allowed to read its maps, ENOMEM).
+ */
+struct dw_maps *dw_maps_load(int pid)
+{
+	struct dw_maps *m;
+	size_t cap = 0;
+	char path[64], *line = NULL;
+	size_t line_cap = 0;
+	FILE *f;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	if (pid == 0)
+		pid = getpid();
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		goto fail;
+	while (getline(&line, &line_cap, f) > 0) {
+		unsigned long long start, end, off;
+		char perms[8], *file, *nl;
+		int pos = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off,
+			   &pos) < 4 || !pos)
+			continue;
+		if (!strchr(perms, 'x') || start >= end)
+			continue;
+		file = line + pos;
+		nl = strchr(file, '\n');
+		if (nl)
+			*nl = '\0';
+		nl = strstr(file, " (deleted)");
+		if (nl && !nl[10])
+			*nl = '\0';
+		if (m->nr_maps == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct dw_map *n = realloc(m->maps, ncap * sizeof(*n));
+
+			if (!n)
+				goto fail;
+			m->maps = n;
+			cap = ncap;
+		}
+		m->maps[m->nr_maps] = (struct dw_map){ .start = start, .end = end, .offset = off };
+		if (file[0] == '/') {
+			m->maps[m->nr_maps].dso = live_dso(pid, file);
+			m->maps[m->nr_maps].path = keep_path(m, file);
+			if (!m->maps[m->nr_maps].dso || !m->maps[m->nr_maps].path)
+				goto fail;
+		} else if (file[0]) {
+			m->maps[m->nr_maps].path = keep_path(m, file);
+			if (!m->maps[m->nr_maps].path)
+				goto fail;
+		}
+		m->nr_maps++;
+	}
+	free(line);
+	fclose(f);
+	qsort(m->maps, m->nr_maps, sizeof(*m->maps), map_cmp);
+	m->cap_maps = cap;
+	return m;
+fail:
+	free(line);
+	fclose(f);
+	dw_maps_free(m);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/**
+ * dw_maps_new() - an empty set of mappings, filled with dw_maps_add()
+ *
+ * Context: user space.  For captures: the mappings come from MMAP records,
+ * not from /proc.
+ * Return: the set, or NULL (errno ENOMEM, or ENOSYS if libelf is unusable).
+ */
+struct dw_maps *dw_maps_new(void)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return calloc(1, sizeof(struct dw_maps));
+}
+
+/* Make room for @n more mappings. */
+static int maps_reserve(struct dw_maps *m, size_t n)
+{
+	struct dw_map *nm;
+	size_t cap = m->cap_maps ? m->cap_maps : 16;
+
+	if (m->nr_maps + n <= m->cap_maps)
+		return 0;
+	while (cap < m->nr_maps + n)
+		cap *= 2;
+	nm = realloc(m->maps, cap * sizeof(*nm));
+	if (!nm)
+		return -ENOMEM;
+	m->maps = nm;
+	m->cap_maps = cap;
+	return 0;
+}
+
+/**
+ * dw_maps_add() - add a file mapping; it replaces what it overlaps
+ * @m:		set from dw_maps_new()
+ * @start:	first address
+ * @end:	end address (exclusive); must be above @start
+ * @pgoff:	file offset mapped at @start
+ * @path:	the file; read now (once per path) for its symbols.  NULL,
+ *		"//anon" or not absolute ("[heap]"): a mapping without symbols
+ * @build_id:	the mapped file's GNU build-id, or NULL; if the file at
+ *		@path now has another one, it is not used for symbols
+ * @build_id_size: bytes of @build_id, 0..20
+ *
+ * Context: user space, reads @path.  O(number of mappings).
+ * Return: 0, -EINVAL for an empty range, -ENOMEM.
+ */
+int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff, const char *path,
+		const unsigned char *build_id, size_t build_id_size)
+{
+	struct dw_map nm = { .start = start, .end = end, .offset = pgoff };
+	size_t i, j, at;
+
+	if (start >= end || build_id_size > 20)
+		return -EINVAL;
+	if (path && path[0] == '/' && path[1] != '/') {	/* not "//anon" */
+		nm.dso = dw_dso_get(path, build_id, build_id_size);
+		if (!nm.dso)
+			return -ENOMEM;
+	}
+	if (path) {
+		nm.path = keep_path(m, path);
+		if (!nm.path)
+			return -ENOMEM;
+	}
+	if (build_id_size)
+		memcpy(nm.build_id, build_id, build_id_size);
+	nm.build_id_size = build_id_size;
+	/* At most one old mapping is split in two: room for two more. */
+	if (maps_reserve(m, 2))
+		return -ENOMEM;
+	for (i = 0; i < m->nr_maps; i++) {
+		struct dw_map *o = &m->maps[i];
+
+		if (o->start < start && o->end > end) {
+			/* @nm lies inside @o, which overlaps nothing else. */
+			struct dw_map right = *o;
+
+			right.offset += end - o->start;
+			right.start = end;
+			o->end = start;
+			memmove(&m->maps[i + 3], &m->maps[i + 1],
+				(m->nr_maps - i - 1) * sizeof(nm));
+			m->maps[i + 1] = nm;
+			m->maps[i + 2] = right;
+			m->nr_maps += 2;
+			return 0;
+		}
+	}
+	for (i = 0, j = 0; i < m->nr_maps; i++) {
+		struct dw_map o = m->maps[i];
+
+		if (o.end <= start || o.start >= end) {
+			m->maps[j++] = o;
+		} else if (o.start < start) {
+			o.end = start;
+			m->maps[j++] = o;
+		} else if (o.end > end) {
+			o.offset += end - o.start;
+			o.start = end;
+			m->maps[j++] = o;
+		}
+		/* else: entirely covered, dropped */
+	}
+	m->nr_maps = j;
+	for (at = 0; at < m->nr_maps && m->maps[at].start < start; at++)
+		;
+	memmove(&m->maps[at + 1], &m->maps[at], (m->nr_maps - at) * sizeof(nm));
+	m->maps[at] = nm;
+	m->nr_maps++;
+	return 0;
+}
+
+/**
+ * dw_maps_resolve() - everything known about a user address
+ * @m:		mappings
+ * @addr:	user address, as it is to be looked up (a return address
+ *		already moved back into its call instruction)
+ * @flags:	DW_DSO_SRC for source lines and inline frames
+ * @r:		filled: the mapping (if any), the file offset, the symbol
+ *
+ * Context: user space; O(log n) plus libdw's lookups.
+ * Return: 0 if a symbol covers @addr, -ENOENT if a mapping does but no
+ * symbol (or the file is stale: @r->stale), -ESRCH if no mapping does.
+ */
+int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
+		    struct dw_mapres *r)
+{
+	const struct dw_map *map;
+	size_t lo = 0, hi = m->nr_maps;
+	uint64_t vaddr;
+
+	memset(r, 0, sizeof(*r));
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= m->maps[lo - 1].end)
+		return -ESRCH;
+	map = &m->maps[lo - 1];
+	r->mapped = 1;
+	r->dso = map->path;
+	r->start = map->start;
+	r->end = map->end;
+	r->pgoff = map->offset;
+	r->foff = addr - map->start + map->offset;
+	r->build_id = map->build_id;
+	r->build_id_size = map->build_id_size;
+	if (map->dso && !r->build_id_size)
+		r->build_id_size = (size_t)dw_dso_build_id(map->dso, &r->build_id);
+	if (!map->dso)
+		return -ENOENT;
+	r->stale = dw_dso_stale(map->dso);
+	if (r->stale || dw_dso_file_to_vaddr(map->dso, r->foff, &vaddr))
+		return -ENOENT;
+	return dw_dso_resolve(map->dso, vaddr, flags, &r->sym);
+}
+
+/**
+ * dw_maps_lookup() - the function containing @addr
+ * @m:		snapshot from dw_maps_load()
+ * @addr:	user address
+ * @off:	set to @addr's offset in the function (if not NULL)
+ * @dso:	set to the mapped file's path when a file mapping covers @addr,
+ *		even if no symbol does; else NULL (if not NULL)
+ *
+ * Context: user space; O(log n).
+ * Return: the function's name, valid until dw_dso_cache_free(); NULL if no
+ * mapping or symbol covers @addr.
+ */
+const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off,
+			   const char **dso)
+{
+	struct dw_mapres r;
+	int err = dw_maps_resolve(m, addr, 0, &r);
+
+	if (dso)
+		*dso = r.dso;
+	if (err)
+		return NULL;
+	if (off)
+		*off = r.sym.off;
+	return r.sym.name;
+}
+
+/**
+ * dw_maps_free() - free a snapshot
+ * @m:		snapshot or NULL
+ *
+ * Context: user space.
+ */
+void dw_maps_free(struct dw_maps *m)
+{
+	struct dw_path *p, *next;
+
+	if (!m)
+		return;
+	for (p = m->paths; p; p = next) {
+		next = p->next;
+		free(p);
+	}
+	free(m->maps);
+	free(m);
+}

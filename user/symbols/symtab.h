@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Address -> function lookup in a process's mappings (libdwfl, see dso.h). */
+#ifndef DW_SYMTAB_H
+#define DW_SYMTAB_H
+
+#include <stdint.h>
+
+#include "symbols/dso.h"
+
+struct dw_maps;
+
+/* What dw_maps_resolve() found for an address. */
+struct dw_mapres {
+	int mapped;			/* a mapping covers the address */
+	const char *dso;		/* its path ("//anon", "[heap]"...), or NULL */
+	uint64_t start, end, pgoff;	/* the mapping */
+	uint64_t foff;			/* the address's offset in the file */
+	const unsigned char *build_id;	/* recorded, else the file's */
+	size_t build_id_size;
+	int stale;			/* the file is not the one recorded */
+	struct dw_symres sym;		/* symbol, source, inline frames */
+};
+
+/* Snapshot /proc/@pid/maps and the symbols of every mapped ELF file. NULL on error (errno set). */
+struct dw_maps *dw_maps_load(int pid);
+/*
+ * Name of the function containing @addr, with *@off its offset and *@dso
+ * the mapped file's path; NULL if no mapping or symbol covers it.
+ */
+const char *dw_maps_lookup(const struct dw_maps *m, uint64_t addr, uint64_t *off, const char **dso);
+int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
+		    struct dw_mapres *r);
+void dw_maps_free(struct dw_maps *m);
+
+/* An empty set for mappings known otherwise (a capture's MMAP records). NULL on error. */
+struct dw_maps *dw_maps_new(void);
+/*
+ * Add [@start, @end) mapping @path at file offset @pgoff, replacing what it
+ * overlaps.  A non-empty @build_id that the file no longer has disables its
+ * symbols.  0, -EINVAL or -ENOMEM.
+ */
+int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff, const char *path,
+		const unsigned char *build_id, size_t build_id_size);
+
+#endif
