@@ -71,6 +71,7 @@ struct dunwind_session;
 struct dunwind_pending_slot {
 	struct task_struct *task;	/* owner; NULL when free (cmpxchg) */
 	u64 cookie;
+	u64 exec_id;			/* task's self_exec_id at the sample */
 	struct dunwind_session *session;
 	struct callback_head work;
 };
@@ -91,12 +92,17 @@ void dunwind_pending_release(struct dunwind_pending_slot *slot);
 /*
  * kmod/mmap.c: a mapping as it was when looked up, the key of the caches
  * that remember what was found about it (MMAP reported, SFrame table).
- * A changed mapping has another key.  No padding: compared with memcmp().
+ * A changed mapping has another key.  The file is named by its inode's
+ * identity, never by a pointer that may be freed and reused by the next
+ * file mapped there (dlclose, then dlopen at the same address).  No
+ * padding: compared with memcmp().
  */
 struct dunwind_vma_key {
 	struct mm_struct *mm;		/* compared, never dereferenced */
 	unsigned long start, end, pgoff;
-	struct file *file;		/* compared, never dereferenced */
+	u64 ino;			/* 0: no file */
+	u32 dev;			/* the inode's super block's s_dev */
+	u32 igen;			/* i_generation: a reused inode number differs */
 };
 
 void dunwind_vma_key(struct vm_area_struct *vma, struct dunwind_vma_key *key);
@@ -146,9 +152,7 @@ enum {
 
 /* One executable mapping: its key, and its opened table when OK. */
 struct dunwind_sframe_map {
-	struct dunwind_vma_key key;
-	unsigned long ino;		/* of the mapped file, for the registry */
-	dev_t dev;
+	struct dunwind_vma_key key;	/* .dev, .ino: the registry's key too */
 	u8 state;			/* DUNWIND_SMAP_* */
 	struct dunwind_sframe_table table;	/* DUNWIND_SMAP_OK */
 	u64 reg_serial;			/* DUNWIND_SMAP_REG: registry entry */
@@ -189,6 +193,7 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 struct dunwind_mmap_key {
 	struct dunwind_vma_key vma;
 	unsigned long gen;		/* the session's exec generation */
+	unsigned long pid;		/* the process the record names */
 };
 
 struct dunwind_mmap_seen {

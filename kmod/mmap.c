@@ -64,7 +64,16 @@ void dunwind_vma_key(struct vm_area_struct *vma, struct dunwind_vma_key *key)
 	key->start = vma->vm_start;
 	key->end = vma->vm_end;
 	key->pgoff = vma->vm_pgoff;
-	key->file = vma->vm_file;
+	key->ino = 0;
+	key->dev = 0;
+	key->igen = 0;
+	if (vma->vm_file) {
+		const struct inode *inode = file_inode(vma->vm_file);
+
+		key->ino = inode->i_ino;
+		key->dev = inode->i_sb->s_dev;
+		key->igen = inode->i_generation;
+	}
 }
 
 static u32 dunwind_mmap_slot(const struct dunwind_mmap_key *k)
@@ -138,6 +147,7 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **
 	}
 	dunwind_vma_key(vma, &key.vma);
 	key.gen = atomic_read(&s->exec_gen);
+	key.pid = task_tgid_nr(current);
 	*lo = vma->vm_start;
 	*hi = vma->vm_end;
 	if (dunwind_mmap_is_seen(&s->mmap_seen, &key)) {

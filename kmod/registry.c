@@ -45,18 +45,28 @@ static DEFINE_HASHTABLE(dunwind_reg_hash, 8);
 static u64 dunwind_reg_bytes;
 static u64 dunwind_reg_count;
 static atomic64_t dunwind_reg_serial = ATOMIC64_INIT(0);
+/*
+ * Bumped after a table is in dunwind_reg_hash, never before: a walk that
+ * read a value and then missed the table in the hash is sure to see a
+ * newer value later.  The release here pairs with the acquire in
+ * dunwind_registry_gen().
+ */
+static atomic64_t dunwind_reg_gen = ATOMIC64_INIT(0);
 
 /**
- * dunwind_registry_gen() - changes whenever a table is added
+ * dunwind_registry_gen() - changes whenever a table has been added
  *
- * Walks cache "no table for this mapping"; a new registration must be
- * seen by them, so they compare this with the value they cached.
+ * Walks cache "no table for this mapping" with the value read *before*
+ * their dunwind_registry_lookup(); a registration the lookup missed
+ * changes the value after its table is findable, so the verdict is
+ * rebuilt at its next use.
  * Context: any.
- * Return: the serial of the newest registration.
+ * Return: the registry's generation.
  */
 u64 dunwind_registry_gen(void)
 {
-	return atomic64_read(&dunwind_reg_serial);
+	/* Pairs with atomic64_inc_return_release() in dunwind_registry_register(). */
+	return atomic64_read_acquire(&dunwind_reg_gen);
 }
 
 static u32 dunwind_reg_hash_key(dev_t dev, unsigned long ino)
@@ -248,6 +258,8 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 		hash_add_rcu(dunwind_reg_hash, &e->node, dunwind_reg_hash_key(e->dev, e->ino));
 		dunwind_reg_bytes += e->size;
 		dunwind_reg_count++;
+		/* After the table is findable: pairs with dunwind_registry_gen(). */
+		atomic64_inc_return_release(&dunwind_reg_gen);
 	}
 	e->owners++;
 	if ((r.flags & DUNWIND_REG_PIN) && !e->pinned) {
@@ -330,13 +342,14 @@ u64 dunwind_registry_lookup(dev_t dev, unsigned long ino, const u8 *build_id,
  * @row:	result
  *
  * Context: any but NMI; does not sleep.
- * Return: 0, -ENOENT (no such table any more, or no row), or the decoder's error.
+ * Return: 0, -ESTALE (no such table any more), -ENOENT (no row for @vaddr),
+ * or the decoder's error.
  */
 int dunwind_registry_find(dev_t dev, unsigned long ino, u64 serial, u64 vaddr,
 			  struct dunwind_sframe_row *row)
 {
 	struct dunwind_reg *e;
-	int ret = -ENOENT;
+	int ret = -ESTALE;
 
 	rcu_read_lock();
 	hash_for_each_possible_rcu(dunwind_reg_hash, e, node, dunwind_reg_hash_key(dev, ino)) {

@@ -118,6 +118,7 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 		return 0;
 	}
 	slot->cookie = dunwind_new_cookie();
+	slot->exec_id = READ_ONCE(task->self_exec_id);
 	slot->session = s;
 	init_task_work(&slot->work, dunwind_walk_work);
 	/*

@@ -7,11 +7,13 @@
  *
  * Two caches per session, both bounded and allocated at CONFIG:
  *  - mappings: DUNWIND_SFRAME_MAPS executable mappings, keyed by
- *    (mm, start, end, pgoff, file, inode), with the opened table or the
+ *    (mm, start, end, pgoff, device, inode, generation), with the opened
+ *    table (whose build-id the registry matched) or the
  *    verdict that the mapping has none or a bad one;
  *  - rows: DUNWIND_SFRAME_ROWS decoded rules per mapping, by PC.
- * A changed mapping has another key, so stale entries are never used; an
- * exec'd process has another mm.
+ * A changed mapping has another key, so stale entries are never used; a
+ * reused mm pointer with the same file at the same place gets the same
+ * answer, which holds for any process.
  *
  * Context: task_work of the walked thread (may sleep and fault).  The table
  * lives in user memory that its owner may change at any time: every read is
@@ -85,10 +87,6 @@ static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
 		return -ENOENT;
 	}
 	dunwind_vma_key(vma, &m->key);
-	if (vma->vm_file) {
-		m->ino = file_inode(vma->vm_file)->i_ino;
-		m->dev = file_inode(vma->vm_file)->i_sb->s_dev;
-	}
 	if (vma->vm_flags & VM_EXEC)
 		*ehdr = dunwind_elf_mapped_header(mm, vma);
 	mmap_read_unlock(mm);
@@ -109,7 +107,7 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 		return;
 	if (!info.sframe_size) {
 		/* A table generated from the file's .eh_frame, if registered. */
-		m->reg_serial = dunwind_registry_lookup(m->dev, m->ino,
+		m->reg_serial = dunwind_registry_lookup(m->key.dev, m->key.ino,
 							info.build_id_size ? info.build_id : NULL,
 							info.build_id_size);
 		if (m->reg_serial) {
@@ -188,7 +186,11 @@ static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_m
 	return 0;
 }
 
-/* Turn a decoded row into the rule the walk uses; -ENOENT if it cannot. */
+/*
+ * Turn a decoded row into the rule the walk uses; -ENOENT for a signal
+ * frame (the restorer check handles those), -ENODATA for a rule the walk
+ * cannot follow.
+ */
 static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct dunwind_urule *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -202,9 +204,9 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 	}
 	if (row->cfa.kind != DUNWIND_SFRAME_RULE_REG || row->cfa.deref ||
 	    (row->cfa.reg != DUNWIND_SFRAME_REG_SP && row->cfa.reg != DUNWIND_SFRAME_REG_FP))
-		return -ENOENT;
+		return -ENODATA;
 	if (row->ra.kind != DUNWIND_SFRAME_RULE_CFA || !row->ra.deref)
-		return -ENOENT;
+		return -ENODATA;
 	r->cfa_fp = row->cfa.reg == DUNWIND_SFRAME_REG_FP;
 	r->cfa_off = row->cfa.off;
 	r->ra_off = row->ra.off;
@@ -212,7 +214,7 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 		r->fp_saved = 1;
 		r->fp_off = row->fp.off;
 	} else if (row->fp.kind != DUNWIND_SFRAME_RULE_UNDEF) {
-		return -ENOENT;
+		return -ENODATA;
 	}
 	return 0;
 }
@@ -225,7 +227,10 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
  * @rule:	result
  *
  * Context: task_work (may sleep and fault).
- * Return: 0; -ENOENT if no usable SFrame covers @pc; -EINTR (fatal signal).
+ * Return: 0; -ENODATA if the file at @pc has a table (its own or a
+ * registered one) that has no usable rule for @pc; -ENOENT if it has none
+ * (no file, no table, an unusable .sframe, a table unregistered since);
+ * -EINTR (fatal signal).
  */
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			unsigned long pc, struct dunwind_urule *rule)
@@ -258,12 +263,15 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	spin_unlock(&c->lock);
 
 	if (m->state == DUNWIND_SMAP_REG) {
-		ret = dunwind_registry_find(m->dev, m->ino, m->reg_serial, pc - m->bias, &row);
+		ret = dunwind_registry_find(m->key.dev, m->key.ino, m->reg_serial, pc - m->bias, &row);
 		row.pc_lo += m->bias;
 		row.pc_hi += m->bias;
 	} else {
 		ret = dunwind_sframe_find(&m->table, pc, &row);
 	}
+	/* The file has a table and it does not cover @pc. */
+	if (ret == -ENOENT)
+		return -ENODATA;
 	if (ret)
 		return -ENOENT;
 	ret = dunwind_sframe_to_rule(&row, rule);

@@ -16,6 +16,8 @@
 #include <linux/sched/signal.h>
 #include <asm/sigcontext.h>
 #include <asm/ucontext.h>
+#include <asm/unistd.h>
+#include <linux/auxvec.h>
 #include "dunwind.h"
 #include "record.h"
 
@@ -85,22 +87,50 @@ static int dunwind_stack_bounds(struct mm_struct *mm, unsigned long sp,
 }
 
 #define DUNWIND_MAX_RESTORERS	4
+/* A return address this close after the ELF entry point returns into _start. */
+#define DUNWIND_ENTRY_BYTES	64
 
-/* The user register state of the frame being unwound. */
-struct dunwind_uframe {
+/*
+ * An iterator over the user frames of current, in the shape of the kernel's
+ * for_each_user_frame(): start() yields the frame interrupted at kernel
+ * entry, each next() the caller of the last one, until @done is set with
+ * @stop saying why: DUNWIND_STOP_END only where the unwind information
+ * marks the outermost frame (RA undefined, a zero-offset FRE), at the
+ * program's _start, or at a new thread's first instruction after clone.
+ */
+struct dunwind_unwind {
 	unsigned long ip, sp, fp;
 	bool exact;			/* @ip was interrupted, not a return address */
+	bool done;
+	bool last;			/* start() knew no caller can follow */
+	u8 stop;			/* enum dunwind_stop_reason, once @done */
+	u8 method;			/* DUNWIND_UNWIND_* that found this frame; 0: first */
 	unsigned long lo, hi;		/* the stack mapping that holds @sp */
 	unsigned long restorer[DUNWIND_MAX_RESTORERS];
 	unsigned int nr_restorers;
 	unsigned int signals;		/* signal frames crossed */
+	unsigned long entry;		/* AT_ENTRY: the program's _start; 0 unknown */
+	struct dunwind_session *s;
+	struct pt_regs *regs;		/* at kernel entry */
+	struct dunwind_sframe_memo memo;
 };
+
+#define dunwind_for_each_user_frame(st, s, regs) \
+	for (dunwind_unwind_start(st, s, regs); !(st)->done; dunwind_unwind_next(st))
+
+/* End the walk: @stop says why.  Return: false, for "no caller frame". */
+static bool dunwind_unwind_end(struct dunwind_unwind *st, u8 stop)
+{
+	st->done = true;
+	st->stop = stop;
+	return false;
+}
 
 /*
  * The signal return trampolines this thread can return through: the
  * sa_restorer of every handled signal (x86_64 requires SA_RESTORER).
  */
-static void dunwind_walk_restorers(struct dunwind_uframe *f)
+static void dunwind_unwind_restorers(struct dunwind_unwind *st)
 {
 	struct sighand_struct *sh = current->sighand;
 	unsigned int i, j;
@@ -113,22 +143,57 @@ static void dunwind_walk_restorers(struct dunwind_uframe *f)
 		if (sa->sa_handler == SIG_DFL || sa->sa_handler == SIG_IGN ||
 		    !(sa->sa_flags & SA_RESTORER) || !r)
 			continue;
-		for (j = 0; j < f->nr_restorers && f->restorer[j] != r; j++)
+		for (j = 0; j < st->nr_restorers && st->restorer[j] != r; j++)
 			;
-		if (j == f->nr_restorers && j < DUNWIND_MAX_RESTORERS)
-			f->restorer[f->nr_restorers++] = r;
+		if (j == st->nr_restorers && j < DUNWIND_MAX_RESTORERS)
+			st->restorer[st->nr_restorers++] = r;
 	}
 	spin_unlock_irq(&sh->siglock);
 }
 
-static bool dunwind_walk_is_restorer(const struct dunwind_uframe *f)
+static bool dunwind_unwind_is_restorer(const struct dunwind_unwind *st)
 {
 	unsigned int i;
 
-	for (i = 0; i < f->nr_restorers; i++)
-		if (f->ip == f->restorer[i])
+	for (i = 0; i < st->nr_restorers; i++)
+		if (st->ip == st->restorer[i])
 			return true;
 	return false;
+}
+
+/* The program's entry point (_start) from the auxiliary vector; 0 if none. */
+static unsigned long dunwind_unwind_entry(struct mm_struct *mm)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < ARRAY_SIZE(mm->saved_auxv) && mm->saved_auxv[i] != AT_NULL; i += 2)
+		if (mm->saved_auxv[i] == AT_ENTRY)
+			return mm->saved_auxv[i + 1];
+	return 0;
+}
+
+/*
+ * A new thread that has not run a user instruction of its own yet: its
+ * registers are the creator's at clone()/clone3() with 0 in rax, and its
+ * stack is the new, empty one.  The IP after the syscall is its root.
+ */
+static bool dunwind_unwind_new_thread(const struct dunwind_unwind *st)
+{
+	const struct pt_regs *regs = st->regs;
+
+	if (thread_group_leader(current) || regs->ax)
+		return false;
+	return regs->orig_ax == __NR_clone || regs->orig_ax == __NR_clone3;
+}
+
+/* Is the frame at @st the outermost one by convention (_start, new thread)? */
+static bool dunwind_unwind_at_root(const struct dunwind_unwind *st)
+{
+	unsigned long pc = st->exact ? st->ip : st->ip - 1;
+
+	if (st->entry && pc >= st->entry && pc - st->entry < DUNWIND_ENTRY_BYTES)
+		return true;
+	return st->method == 0 && dunwind_unwind_new_thread(st);
 }
 
 /*
@@ -136,156 +201,201 @@ static bool dunwind_walk_is_restorer(const struct dunwind_uframe *f)
  * the ucontext at sp.  The interrupted registers come from its mcontext;
  * the next IP is exact, and may be on another stack (sigaltstack).
  */
-static u8 dunwind_walk_signal(struct dunwind_uframe *f)
+static bool dunwind_unwind_signal(struct dunwind_unwind *st)
 {
-	const unsigned long mc = f->sp + offsetof(struct ucontext, uc_mcontext);
+	const unsigned long mc = st->sp + offsetof(struct ucontext, uc_mcontext);
 	struct sigcontext sc;
 
-	if (f->signals++ >= 8)
-		return DUNWIND_STOP_BAD_FRAME;
-	if (mc < f->sp || mc > f->hi || f->hi - mc < sizeof(sc))
-		return DUNWIND_STOP_BAD_FRAME;
+	if (st->signals++ >= 8)
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	if (mc < st->sp || mc > st->hi || st->hi - mc < sizeof(sc))
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
 	if (copy_from_user(&sc, (const void __user *)mc, sizeof(sc)))
-		return DUNWIND_STOP_FAULT;
+		return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 	if (!sc.ip || sc.ip >= TASK_SIZE_MAX)
-		return DUNWIND_STOP_BAD_FRAME;
-	f->ip = sc.ip;
-	f->sp = sc.sp;
-	f->fp = sc.bp;
-	f->exact = true;
-	if (dunwind_stack_bounds(current->mm, f->sp, &f->lo, &f->hi))
-		return DUNWIND_STOP_BAD_FRAME;
-	return DUNWIND_STOP_MAX;	/* go on */
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	st->ip = sc.ip;
+	st->sp = sc.sp;
+	st->fp = sc.bp;
+	st->exact = true;
+	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi))
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	st->method = 0;
+	return true;
 }
 
 /*
- * One frame: the caller's IP, SP and FP from the rule for @f->ip: SFrame
- * if it covers the IP, else the frame-pointer rule.  The CFA must be
- * 8-byte aligned, strictly above SP and inside the stack mapping.
- * Return: DUNWIND_STOP_MAX to go on (with *@method set), else why to stop.
+ * The rule that recovers the caller of the frame at @st: SFrame (the
+ * file's own or a registered table) where it covers the IP; frame pointers
+ * for code in a mapping that has no table at all.  Return: true with
+ * *@rule and @st->method set, or false with the walk ended.
  */
-static u8 dunwind_walk_step(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			    struct dunwind_uframe *f, u8 *method)
+static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule *rule)
 {
 	static const struct dunwind_urule fp_rule = {
 		.cfa_fp = 1, .cfa_off = 16, .ra_off = -8, .fp_saved = 1, .fp_off = -16,
 	};
-	struct dunwind_urule rule;
-	unsigned long cfa, lo_addr, frame[2], ra, fp;
 	int ret = -ENOENT;
 
-	if (!(s->cfg.flags & DUNWIND_CFG_FP_ONLY))
-		ret = dunwind_sframe_rule(s, memo, f->exact ? f->ip : f->ip - 1, &rule);
+	if (!(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY))
+		ret = dunwind_sframe_rule(st->s, &st->memo, st->exact ? st->ip : st->ip - 1, rule);
 	if (ret == -EINTR)
-		return DUNWIND_STOP_FAULT;
+		return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 	if (!ret) {
-		if (rule.outermost)
-			return DUNWIND_STOP_END;
-		*method = DUNWIND_UNWIND_SFRAME;
-	} else {
-		if (!f->fp)
-			return DUNWIND_STOP_END;
-		if (f->fp < f->sp)
-			return DUNWIND_STOP_BAD_FRAME;
-		rule = fp_rule;
-		*method = DUNWIND_UNWIND_FP;
+		if (rule->outermost)
+			return dunwind_unwind_end(st, DUNWIND_STOP_END);
+		st->method = DUNWIND_UNWIND_SFRAME;
+		return true;
 	}
-	cfa = (rule.cfa_fp ? f->fp : f->sp) + (long)rule.cfa_off;
-	if (cfa & (sizeof(long) - 1) || cfa <= f->sp || cfa > f->hi)
-		return DUNWIND_STOP_BAD_FRAME;
-
-	/* The slots read are below the CFA and at or above SP. */
-	lo_addr = cfa + (long)rule.ra_off;
-	if (rule.fp_saved && rule.fp_off == rule.ra_off - 8) {
-		lo_addr -= 8;
-		if (lo_addr < f->sp || lo_addr > cfa - sizeof(frame))
-			return DUNWIND_STOP_BAD_FRAME;
-		if (copy_from_user(frame, (const void __user *)lo_addr, sizeof(frame)))
-			return DUNWIND_STOP_FAULT;
-		fp = frame[0];
-		ra = frame[1];
-	} else {
-		if (lo_addr < f->sp || lo_addr > cfa - sizeof(long))
-			return DUNWIND_STOP_BAD_FRAME;
-		if (get_user(ra, (const unsigned long __user *)lo_addr))
-			return DUNWIND_STOP_FAULT;
-		fp = f->fp;
-		if (rule.fp_saved) {
-			unsigned long at = cfa + (long)rule.fp_off;
-
-			if (at < f->sp || at > cfa - sizeof(long))
-				return DUNWIND_STOP_BAD_FRAME;
-			if (get_user(fp, (const unsigned long __user *)at))
-				return DUNWIND_STOP_FAULT;
-		}
-	}
-	if (!ra)
-		return DUNWIND_STOP_END;
-	if (ra >= TASK_SIZE_MAX)
-		return DUNWIND_STOP_BAD_FRAME;
-	f->ip = ra;
-	f->sp = cfa;
-	f->fp = fp;
-	f->exact = false;
-	return DUNWIND_STOP_MAX;
+	if (dunwind_unwind_at_root(st))
+		return dunwind_unwind_end(st, DUNWIND_STOP_END);
+	/* The file has a table, but not for this code: nothing recovers it. */
+	if (ret == -ENODATA)
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	/* rbp 0 is a root only where that is known (above); else no FP frame. */
+	if (!st->fp)
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	if (st->fp < st->sp)
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	*rule = fp_rule;
+	st->method = DUNWIND_UNWIND_FP;
+	return true;
 }
 
 /*
- * Walk from the user registers saved at kernel entry, frame by frame.
- * Signal frames are crossed when their return address is one of the
- * thread's restorers.
+ * One frame: the caller's IP, SP and FP by the rule for the current IP.
+ * The CFA must be 8-byte aligned, strictly above SP and inside the stack
+ * mapping; the slots read lie below the CFA and at or above SP.
  */
+static bool dunwind_unwind_step(struct dunwind_unwind *st)
+{
+	struct dunwind_urule rule;
+	unsigned long cfa, lo_addr, frame[2], ra, fp;
+
+	if (!dunwind_unwind_rule(st, &rule))
+		return false;
+	cfa = (rule.cfa_fp ? st->fp : st->sp) + (long)rule.cfa_off;
+	if (cfa & (sizeof(long) - 1) || cfa <= st->sp || cfa > st->hi)
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+
+	lo_addr = cfa + (long)rule.ra_off;
+	if (rule.fp_saved && rule.fp_off == rule.ra_off - 8) {
+		lo_addr -= 8;
+		if (lo_addr < st->sp || lo_addr > cfa - sizeof(frame))
+			return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+		if (copy_from_user(frame, (const void __user *)lo_addr, sizeof(frame)))
+			return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
+		fp = frame[0];
+		ra = frame[1];
+	} else {
+		if (lo_addr < st->sp || lo_addr > cfa - sizeof(long))
+			return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+		if (get_user(ra, (const unsigned long __user *)lo_addr))
+			return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
+		fp = st->fp;
+		if (rule.fp_saved) {
+			unsigned long at = cfa + (long)rule.fp_off;
+
+			if (at < st->sp || at > cfa - sizeof(long))
+				return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+			if (get_user(fp, (const unsigned long __user *)at))
+				return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
+		}
+	}
+	/* A zero or kernel return address is no frame: roots end above. */
+	if (!ra || ra >= TASK_SIZE_MAX)
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	st->ip = ra;
+	st->sp = cfa;
+	st->fp = fp;
+	st->exact = false;
+	return true;
+}
+
+/**
+ * dunwind_unwind_start() - the frame interrupted at current's kernel entry
+ * @st:		iterator state, filled here
+ * @s:		session (its caches and configuration)
+ * @regs:	current's user registers
+ *
+ * Context: task_work of current (may sleep and fault).
+ */
+static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
+				 struct pt_regs *regs)
+{
+	memset(st, 0, sizeof(*st));
+	st->s = s;
+	st->regs = regs;
+	st->ip = regs->ip;
+	st->sp = regs->sp;
+	st->fp = regs->bp;
+	st->exact = true;
+	st->entry = dunwind_unwind_entry(current->mm);
+	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi)) {
+		/* Still one frame: the IP is known. */
+		st->last = true;
+		st->stop = DUNWIND_STOP_BAD_FRAME;
+		return;
+	}
+	dunwind_unwind_restorers(st);
+}
+
+/**
+ * dunwind_unwind_next() - move @st to the caller of its frame
+ * @st:		iterator state; sets @st->done and @st->stop when there is none
+ *
+ * Context: task_work of current (may sleep and fault).
+ */
+static void dunwind_unwind_next(struct dunwind_unwind *st)
+{
+	if (st->done)
+		return;
+	if (st->last) {
+		dunwind_unwind_end(st, st->stop);
+		return;
+	}
+	if (!st->exact && dunwind_unwind_is_restorer(st))
+		dunwind_unwind_signal(st);
+	else
+		dunwind_unwind_step(st);
+}
+
+/* Walk from the user registers saved at kernel entry, frame by frame. */
 static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 				struct dunwind_walk *w)
 {
-	struct dunwind_sframe_memo memo = {};
-	struct dunwind_uframe f = {
-		.ip = regs->ip, .sp = regs->sp, .fp = regs->bp, .exact = true,
-	};
-	u8 stop;
+	struct dunwind_unwind st;
+	u64 t0 = local_clock();
 
 	might_fault();
-	w->ips[w->nr++] = f.ip;
-	if (dunwind_stack_bounds(current->mm, f.sp, &f.lo, &f.hi)) {
-		w->stop = DUNWIND_STOP_BAD_FRAME;
-		return;
-	}
-	dunwind_walk_restorers(&f);
-	for (;;) {
-		u64 t0 = local_clock();
-		u8 method = 0;
-
-		if (w->nr == w->max) {
-			stop = DUNWIND_STOP_MAX_DEPTH;
+	w->stop = DUNWIND_STOP_MAX_DEPTH;
+	dunwind_for_each_user_frame(&st, s, regs) {
+		if (w->nr == w->max)
 			break;
-		}
-		if (!f.exact && dunwind_walk_is_restorer(&f))
-			stop = dunwind_walk_signal(&f);
-		else
-			stop = dunwind_walk_step(s, &memo, &f, &method);
-		if (stop != DUNWIND_STOP_MAX)
-			break;
-		w->ips[w->nr++] = f.ip;
-		w->methods |= method;
-		if (method == DUNWIND_UNWIND_FP) {
+		w->ips[w->nr++] = st.ip;
+		w->methods |= st.method;
+		if (st.method == DUNWIND_UNWIND_FP) {
 			w->nr_fp++;
 			dunwind_count(s, DW_CNT_FP_NS, local_clock() - t0);
-		} else if (method == DUNWIND_UNWIND_SFRAME) {
+		} else if (st.method == DUNWIND_UNWIND_SFRAME) {
 			w->nr_sframe++;
 			dunwind_count(s, DW_CNT_SFRAME_NS, local_clock() - t0);
 		}
+		t0 = local_clock();
 	}
-	w->stop = stop;
+	if (st.done)
+		w->stop = st.stop;
 	dunwind_count(s, DW_CNT_FP_FRAMES, w->nr_fp);
 	dunwind_count(s, DW_CNT_SFRAME_FRAMES, w->nr_sframe);
 }
 
-static void dunwind_walk_user(struct dunwind_session *s, u64 cookie)
+static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id)
 {
 	struct dunwind_walk w = { .max = s->cfg.max_user_frames };
 	u64 t0 = local_clock();
 
-	if (current->flags & PF_EXITING) {
+	/* An exec since the sample: the sampled image is gone. */
+	if ((current->flags & PF_EXITING) || READ_ONCE(current->self_exec_id) != exec_id) {
 		w.stop = DUNWIND_STOP_EXITED;
 	} else if (!current->mm) {
 		w.stop = DUNWIND_STOP_NO_MM;
@@ -319,7 +429,7 @@ void dunwind_walk_work(struct callback_head *work)
 	u64 cookie = slot->cookie;
 
 	if (!READ_ONCE(s->closed))
-		dunwind_walk_user(s, cookie);
+		dunwind_walk_user(s, cookie, slot->exec_id);
 	/* Samples until here shared the cookie; the next stay gets a new one. */
 	dunwind_pending_release(slot);
 	dunwind_session_put(s);

@@ -263,4 +263,56 @@ TEST_F_TIMEOUT(garbage, fp_garbage_stops_cleanly, 60)
 	dw_records_free(&r);
 }
 
+/*
+ * Code with neither frame pointers nor unwind tables, spinning with rbp 0:
+ * every user stack of it ends with NO_INFO after its one frame, never as
+ * complete (END): rbp 0 is a root only at _start or a new thread's start.
+ */
+FIXTURE(none) {
+};
+
+FIXTURE_SETUP(none)
+{
+}
+
+FIXTURE_TEARDOWN(none)
+{
+}
+
+TEST_F_TIMEOUT(none, fp_none_is_no_unwind_info, 60)
+{
+	const char *argv[] = { NULL };
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	size_t i, stacks = 0, no_info = 0, complete = 0;
+	int ret;
+
+	ret = dw_workload_start(&w, "fp_none", argv, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start fp_none: %s", strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, FREQ);
+	ret = dw_records_profile(&r, &cfg, 1500, NULL);
+	dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("session failed: %s", strerror(-ret));
+
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_user_stack *u = (const void *)r.v[i];
+
+		if (r.v[i]->type != DUNWIND_REC_USER_STACK || u->pid != (__u32)w.pid || !u->nr)
+			continue;
+		stacks++;
+		if (u->stop == DUNWIND_STOP_NO_INFO && u->nr == 1)
+			no_info++;
+		if (u->stop == DUNWIND_STOP_END)
+			complete++;
+	}
+	TH_LOG("%zu user stacks: %zu no-unwind-info with one frame, %zu complete", stacks,
+	       no_info, complete);
+	EXPECT_GE(stacks, 50) TH_LOG("too few user stacks to judge");
+	EXPECT_EQ(0, complete);
+	/* A few may come from the loader or libc before the spin starts. */
+	EXPECT_GE(no_info * 100, stacks * 95);
+	dw_records_free(&r);
+}
+
 TEST_HARNESS_MAIN

@@ -380,14 +380,16 @@ struct dunwind_rec_user_stack {
 
 /* Why a user walk ended. */
 enum dunwind_stop_reason {
-	DUNWIND_STOP_END	= 0,	/* outermost frame reached (FP 0) */
+	/* The outermost frame: marked by the unwind info, _start, or a new thread's start. */
+	DUNWIND_STOP_END	= 0,
 	DUNWIND_STOP_MAX_DEPTH	= 1,	/* max_user_frames reached */
 	DUNWIND_STOP_FAULT	= 2,	/* a stack read faulted */
 	/* A frame not above the last, unaligned, outside the stack, or an IP not in user space. */
 	DUNWIND_STOP_BAD_FRAME	= 3,
-	DUNWIND_STOP_EXITED	= 4,	/* the thread exited before its walk */
+	DUNWIND_STOP_EXITED	= 4,	/* the thread exited or exec'd before its walk */
 	DUNWIND_STOP_NO_MM	= 5,	/* no user address space */
-	DUNWIND_STOP_NO_INFO	= 6,	/* no unwind data covers the IP */
+	/* No method recovers the caller: a table without a rule, or no table and FP 0. */
+	DUNWIND_STOP_NO_INFO	= 6,
 	DUNWIND_STOP_SESSION	= 7,	/* the session ended first */
 	DUNWIND_STOP_MAX	= 8,
 };
