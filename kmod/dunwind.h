@@ -22,6 +22,7 @@
 #include <linux/wait.h>
 #include <linux/dunwind.h>
 #include "sframe.h"
+#include "compat.h"
 
 struct perf_event;
 struct perf_sample_data;
@@ -74,6 +75,7 @@ struct dunwind_pending_slot {
 	u64 exec_id;			/* task's self_exec_id at the sample */
 	struct dunwind_session *session;
 	struct callback_head work;
+	struct irq_work bounce;		/* 6.1: queues @work after an NMI */
 };
 
 struct dunwind_pending {

@@ -13,6 +13,8 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <trace/events/sched.h>
+#include <trace/events/task.h>
 #include "dunwind.h"
 
 static bool dunwind_events_ours(struct dunwind_session *s, struct task_struct *p)
@@ -63,7 +65,7 @@ void dunwind_events_comm(struct dunwind_session *s, struct task_struct *task,
 	if (comm)
 		strscpy_pad(rec.comm, comm, sizeof(rec.comm));
 	else
-		__get_task_comm(rec.comm, sizeof(rec.comm), task);
+		get_task_comm(rec.comm, task);
 	dunwind_ring_write(&s->ring, &rec, sizeof(rec), NULL, 0);
 }
 
@@ -80,7 +82,7 @@ static void dunwind_tp_fork(void *data, struct task_struct *parent, struct task_
 	dunwind_events_comm(s, child, parent->comm, 0);
 }
 
-static void dunwind_tp_exit(void *data, struct task_struct *p)
+static void dunwind_tp_exit(void *data, DUNWIND_TP_EXIT_PROTO)
 {
 	struct dunwind_session *s = data;
 
@@ -106,6 +108,21 @@ static void dunwind_tp_rename(void *data, struct task_struct *task, const char *
 
 	if (dunwind_events_ours(s, task))
 		dunwind_events_comm(s, task, comm, 0);
+}
+
+/*
+ * The probes are found by name (the tracepoints are not exported), so
+ * nothing would check their prototypes: a probe with the wrong arguments
+ * reads garbage, and faults on kCFI kernels.  Calling the kernel's typed
+ * register_trace_*() wrappers here makes the compiler check each one; the
+ * function is never called or emitted.
+ */
+static void __maybe_unused dunwind_events_typecheck(void)
+{
+	register_trace_sched_process_fork(dunwind_tp_fork, NULL);
+	register_trace_sched_process_exit(dunwind_tp_exit, NULL);
+	register_trace_sched_process_exec(dunwind_tp_exec, NULL);
+	register_trace_task_rename(dunwind_tp_rename, NULL);
 }
 
 static struct dunwind_tracepoint {

@@ -230,7 +230,7 @@ int dunwind_ring_mmap(struct dunwind_ring *r, struct vm_area_struct *vma)
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE + r->size ||
 	    !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	vm_flags_mod(vma, VM_DONTCOPY, VM_MAYEXEC);
+	dunwind_vm_flags_mod(vma, VM_DONTCOPY, VM_MAYEXEC);
 	return remap_vmalloc_range(vma, r->base, 0);
 }
 

@@ -84,6 +84,43 @@ static unsigned int dunwind_kernel_stack(struct pt_regs *regs, u64 *ips, unsigne
 }
 
 /*
+ * Queue @slot's walk on its thread with @mode; if the thread is past
+ * exit_task_work() and will never run it, free the slot and answer its
+ * cookie now (stop reason exited).
+ * Context: hardirq, or NMI of the slot's own thread (TWA_NMI_CURRENT).
+ * Return: true when the walk is queued.
+ */
+static bool dunwind_queue_walk(struct dunwind_pending_slot *slot, int mode)
+{
+	struct dunwind_session *s = slot->session;
+	u64 cookie = slot->cookie;
+
+	if (!task_work_add(slot->task, &slot->work, mode))
+		return true;
+	dunwind_pending_release(slot);
+	refcount_dec(&s->ref.refcount);	/* never the last: see dunwind_user_cookie() */
+	module_put(THIS_MODULE);
+	dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
+	return false;
+}
+
+/*
+ * dunwind_nmi_bounce() - add the walk an NMI could not add itself (6.1)
+ *
+ * Runs from the self-IPI that irq_work_queue() raised in the NMI, before
+ * this CPU next enables interrupts for long: the thread cannot have been
+ * freed (its task_struct is RCU-freed, and this CPU has not passed a
+ * quiescent state since the NMI).  The sample's cookie is already in the
+ * ring; if the walk cannot be queued, dunwind_queue_walk() answers it.
+ *
+ * Context: hardirq (irq_work).
+ */
+static void dunwind_nmi_bounce(struct irq_work *iw)
+{
+	dunwind_queue_walk(container_of(iw, struct dunwind_pending_slot, bounce), TWA_RESUME);
+}
+
+/*
  * The cookie for current's user part: the pending one if a walk is queued
  * for this stay in the kernel, else a new one with a walk queued now.
  * Return: the cookie, or 0 with @flags saying why there is no user part.
@@ -92,9 +129,9 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 {
 	struct task_struct *task = current;
 	struct dunwind_pending_slot *slot;
-	int mode;
+	u64 cookie;
 
-	if ((task->flags & (PF_KTHREAD | PF_USER_WORKER)) || !task->mm) {
+	if ((task->flags & DUNWIND_PF_NO_USER) || !task->mm) {
 		*flags |= DUNWIND_SAMPLE_NO_USER;
 		return 0;
 	}
@@ -104,8 +141,7 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 
 	if (task->flags & PF_EXITING) {
 		/* No return to user will come: say so now, under a cookie. */
-		u64 cookie = dunwind_new_cookie();
-
+		cookie = dunwind_new_cookie();
 		*flags |= DUNWIND_SAMPLE_EXITING;
 		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
 		return cookie;
@@ -117,7 +153,8 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 		dunwind_count(s, DW_CNT_PENDING_FULL, 1);
 		return 0;
 	}
-	slot->cookie = dunwind_new_cookie();
+	cookie = dunwind_new_cookie();
+	slot->cookie = cookie;
 	slot->exec_id = READ_ONCE(task->self_exec_id);
 	slot->session = s;
 	init_task_work(&slot->work, dunwind_walk_work);
@@ -128,20 +165,17 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 	 */
 	kref_get(&s->ref);
 	__module_get(THIS_MODULE);
-	mode = in_nmi() ? TWA_NMI_CURRENT : (TWA_RESUME | TWAF_NO_ALLOC);
-	if (task_work_add(task, &slot->work, mode)) {
-		/* Past exit_task_work(): the thread will not run it. */
-		u64 cookie = slot->cookie;
-
-		dunwind_pending_release(slot);
-		refcount_dec(&s->ref.refcount);	/* never the last: see above */
-		module_put(THIS_MODULE);
+	if (in_nmi() && DUNWIND_NMI_BOUNCE) {
+		/* 6.1: no task_work from NMI; add it from an irq_work. */
+		init_irq_work(&slot->bounce, dunwind_nmi_bounce);
+		irq_work_queue(&slot->bounce);
+	} else if (!dunwind_queue_walk(slot, in_nmi() ? DUNWIND_TWA_NMI : DUNWIND_TWA_IRQ)) {
+		/* The slot is free again: only the local copy of the cookie holds. */
 		*flags |= DUNWIND_SAMPLE_EXITING;
-		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
 		return cookie;
 	}
 	dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
-	return slot->cookie;
+	return cookie;
 }
 
 /**
@@ -182,7 +216,7 @@ void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *
 	} else {
 		nr = dunwind_kernel_stack(regs, sc->ips[lvl], s->cfg.max_kernel_frames,
 					  &rec.flags);
-		if (!(current->flags & PF_KTHREAD) && current->mm)
+		if (!(current->flags & DUNWIND_PF_NO_USER) && current->mm)
 			rec.user_ip = task_pt_regs(current)->ip;
 	}
 	rec.cookie = dunwind_user_cookie(s, &rec.flags);

@@ -178,7 +178,7 @@ static bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct
 	bool found = false;
 
 	rcu_read_lock();
-	ctx = rcu_dereference(task->perf_event_ctxp);
+	ctx = dunwind_task_perf_ctx(task);
 	if (ctx) {
 		/* ctx->lock guards ctx->event_list; the ctx is RCU-freed. */
 		raw_spin_lock_irqsave(&ctx->lock, flags);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the kernels dunwind supports, in one place:
+ * Linux 6.1 (Debian 12), 6.12 (Debian 12 backports) and 7.2 (Debian
+ * unstable).  Each branch names the kernel that needs it.
+ *
+ * Most branches test LINUX_VERSION_CODE.  Three test what the kernel's own
+ * headers declare, probed by kmod/Kbuild (DUNWIND_HAVE_*), because the
+ * version that brought or removed them is not one a distribution kernel
+ * can be trusted to report (backports): TWA_NMI_CURRENT, TWAF_NO_ALLOC and
+ * the group_dead argument of sched_process_exit.
+ */
+#ifndef DUNWIND_COMPAT_H
+#define DUNWIND_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/mm.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/task_work.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "dunwind needs Linux 6.1 or later (tested: 6.1, 6.12, 7.2); this kernel is older"
+#endif
+
+/*
+ * Threads with no user stack of their own: kernel threads and, from 6.4,
+ * user workers (io_uring, vhost).  On 6.1 the io_uring workers are
+ * PF_IO_WORKER and vhost workers are kernel threads.
+ */
+#ifdef PF_USER_WORKER
+#define DUNWIND_PF_NO_USER	(PF_KTHREAD | PF_USER_WORKER)
+#else
+#define DUNWIND_PF_NO_USER	(PF_KTHREAD | PF_IO_WORKER)		/* 6.1 */
+#endif
+
+/*
+ * A task's perf context: one pointer from 6.2, an array of per-PMU-type
+ * contexts on 6.1 (dunwind's software events live in the software one).
+ */
+static inline struct perf_event_context *
+dunwind_task_perf_ctx(struct task_struct *task)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return rcu_dereference(task->perf_event_ctxp);
+#else
+	return rcu_dereference(task->perf_event_ctxp[perf_sw_context]);	/* 6.1 */
+#endif
+}
+
+/* vma->vm_flags is read-only from 6.3; 6.1 writes it directly. */
+static inline void dunwind_vm_flags_mod(struct vm_area_struct *vma,
+					unsigned long set, unsigned long clear)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_mod(vma, set, clear);
+#else
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;			/* 6.1 */
+#endif
+}
+
+/*
+ * How the overflow handler queues a walk on current from IRQ context:
+ * TWA_RESUME, and on 6.12 with TWAF_NO_ALLOC, which keeps KASAN from
+ * allocating its aux stack there (7.2 no longer allocates, and dropped the
+ * flag).
+ */
+#ifdef DUNWIND_HAVE_TWAF_NO_ALLOC
+#define DUNWIND_TWA_IRQ		(TWA_RESUME | TWAF_NO_ALLOC)		/* 6.12 */
+#else
+#define DUNWIND_TWA_IRQ		TWA_RESUME				/* 6.1, 7.2 */
+#endif
+
+/*
+ * From NMI, 6.12 and 7.2 queue task_work on current with TWA_NMI_CURRENT.
+ * 6.1 cannot: kmod/sample.c bounces through an irq_work and adds the walk
+ * from there (DUNWIND_NMI_BOUNCE).
+ */
+#ifdef DUNWIND_HAVE_TWA_NMI_CURRENT
+#define DUNWIND_NMI_BOUNCE	0
+#define DUNWIND_TWA_NMI		TWA_NMI_CURRENT				/* 6.12, 7.2 */
+#else
+#define DUNWIND_NMI_BOUNCE	1					/* 6.1 */
+#define DUNWIND_TWA_NMI		TWA_RESUME	/* unused: NMIs bounce */
+#endif
+
+/*
+ * Tracepoint probe prototypes (after the probe's data pointer).
+ * sched_process_exit gained group_dead on 7.2.  The probes are checked
+ * against the kernel's own declarations in kmod/events.c.
+ */
+#ifdef DUNWIND_TP_EXIT_GROUP_DEAD
+#define DUNWIND_TP_EXIT_PROTO	struct task_struct *p, bool group_dead	/* 7.2 */
+#else
+#define DUNWIND_TP_EXIT_PROTO	struct task_struct *p			/* 6.1, 6.12 */
+#endif
+
+#endif /* DUNWIND_COMPAT_H */
