@@ -1,20 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
-# dunwind: the human front end.  Kbuild variables live in ./Kbuild.
+# dunwind: the human front end.  The module's Kbuild is kmod/Kbuild.
 #
-#   make            module (kmod/dunwind.ko) and user tools (user/dunwind)
+#   make            module (out/kmod/KVER/kmod/dunwind.ko) and user tools (user/dunwind)
+#   make module KERNEL=6.1|6.12|7.2   the module for one of the tested kernels
+#                   (tools/kernel fetches that kernel first when needed)
 #   make check      install what is missing (apt), build, host unit tests,
 #                   fuzz briefly, boot the VM and run the selftests
 #   make demo       profile a sample program in the VM, print stitched stacks
 #   make vmtest     only the VM selftests
 #   make bench      dunwind against perf (fp, dwarf) on the same workloads, one VM
 #   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin
-#   make KDIR=...   build against another kernel tree
+#   make KDIR=...   build against another kernel tree (your own kernel's)
 
-# Default kernel: the running kernel's build tree when there is one (a real
-# machine); otherwise the newest installed Debian 6.12 cloud headers (the VM).
+# Default kernel: KERNEL= names a tested one (tools/kernel); else the
+# running kernel's build tree when there is one (a real machine); otherwise
+# the newest installed Debian 6.12 cloud headers (the VM's default).
+ifneq ($(KERNEL),)
+KDIR := $(shell tools/kernel fetch $(KERNEL) >&2 && tools/kernel env $(KERNEL) | sed -n 's/^KDIR=//p')
+endif
 KDIR ?= $(shell d=/lib/modules/$$(uname -r)/build; [ -d $$d ] && echo $$d || \
 	  ls -d /usr/src/linux-headers-6.12*-cloud-amd64 2>/dev/null | sort -V | tail -n1)
-KVER ?= $(shell [ -n "$(KDIR)" ] && make -s -C $(KDIR) kernelrelease 2>/dev/null)
+# The release the module is for (vermagic), as the tree's headers say it.
+KVER ?= $(shell [ -n "$(KDIR)" ] && sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+# The module is built out of tree, one directory per kernel release: a
+# shadow of kmod/ (links to its sources) beside links to uapi/ and lib/.
+KOUT := $(CURDIR)/out/kmod/$(KVER)
 PREFIX ?= /usr/local
 export KDIR KVER
 
@@ -24,8 +34,14 @@ export KDIR KVER
 all: module user
 
 module:
-	@[ -n "$(KDIR)" ] || { echo "no kernel headers: run 'make deps' or pass KDIR=" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	@[ -n "$(KDIR)" ] && [ -n "$(KVER)" ] || { echo "no kernel headers: run 'make deps' or pass KDIR=" >&2; exit 1; }
+	@mkdir -p $(KOUT)/kmod
+	@ln -sfn $(CURDIR)/uapi $(KOUT)/uapi
+	@ln -sfn $(CURDIR)/lib $(KOUT)/lib
+	@find $(KOUT)/kmod -maxdepth 1 -xtype l -delete
+	@for f in kmod/Kbuild kmod/*.[ch]; do ln -sf $(CURDIR)/$$f $(KOUT)/$$f; done
+	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod modules
+	@echo "module: $(KOUT)/kmod/dunwind.ko"
 
 user:
 	$(MAKE) -C user
@@ -61,12 +77,11 @@ bench: module user
 	tools/bench
 
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod INSTALL_MOD_DIR=extra modules_install
 	install -D -m 755 user/dunwind $(DESTDIR)$(PREFIX)/bin/dunwind
 
-# Kbuild's clean removes objects below M=: keep it to kmod/.
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
+	rm -rf out/kmod
 	-$(MAKE) -C user clean
 	-$(MAKE) -C lib clean
 	-$(MAKE) -C selftests clean
