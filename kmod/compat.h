@@ -35,16 +35,17 @@
 #endif
 
 /*
- * A task's perf context: one pointer from 6.2, an array of per-PMU-type
- * contexts on 6.1 (dunwind's software events live in the software one).
+ * A task's perf context holding events of a hardware (@hw) or software
+ * PMU: one context for all from 6.2, one per PMU kind on 6.1.
  */
 static inline struct perf_event_context *
-dunwind_task_perf_ctx(struct task_struct *task)
+dunwind_task_perf_ctx(struct task_struct *task, bool hw)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 	return rcu_dereference(task->perf_event_ctxp);
 #else
-	return rcu_dereference(task->perf_event_ctxp[perf_sw_context]);	/* 6.1 */
+	return rcu_dereference(task->perf_event_ctxp[hw ? perf_hw_context :	/* 6.1 */
+							perf_sw_context]);
 #endif
 }
 

@@ -268,6 +268,7 @@ void dunwind_session_close(struct dunwind_session *s);
 int dunwind_session_config(struct dunwind_session *s, const void __user *arg);
 int dunwind_session_start(struct dunwind_session *s);
 int dunwind_session_stop(struct dunwind_session *s);
+int dunwind_session_test_nmi(struct dunwind_session *s);
 int dunwind_session_stats(struct dunwind_session *s, void __user *arg);
 
 int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
@@ -295,6 +296,7 @@ void dunwind_registry_exit(void);
 /* kmod/sample.c: the overflow handler. */
 int dunwind_sample_init(void);
 void dunwind_sample_exit(void);
+int dunwind_sample_test_nmi(struct dunwind_session *s);
 void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
 			     struct pt_regs *regs);
 

@@ -40,6 +40,8 @@ static long dunwind_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return dunwind_session_stats(s, (void __user *)arg);
 	case DUNWIND_IOC_SFRAME_REGISTER:
 		return dunwind_registry_register(s, (const void __user *)arg);
+	case DUNWIND_IOC_TEST_NMI:
+		return arg ? -EINVAL : dunwind_session_test_nmi(s);
 	default:
 		return -ENOTTY;
 	}

@@ -13,6 +13,9 @@
 #include <linux/sched/task_stack.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
+#include <linux/delay.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
 #include <asm/unwind.h>
 #include "dunwind.h"
 #include "record.h"
@@ -30,6 +33,13 @@ struct dunwind_scratch {
 static struct dunwind_scratch __percpu *dunwind_scratch;
 /* Cookie sequence per CPU; a cookie is (seq << 16 | cpu), seq from 1. */
 static DEFINE_PER_CPU(u64, dunwind_cookie_seq);
+/*
+ * DUNWIND_IOC_TEST_NMI: the session the next NMI on this CPU samples into.
+ * Set by the ioctl with preemption off, taken (xchg) by the NMI handler.
+ */
+static DEFINE_PER_CPU(struct dunwind_session *, dunwind_nmi_test);
+
+static int dunwind_nmi_test_handler(unsigned int type, struct pt_regs *regs);
 
 /**
  * dunwind_sample_init() - allocate the per-CPU scratch buffers
@@ -39,8 +49,15 @@ static DEFINE_PER_CPU(u64, dunwind_cookie_seq);
  */
 int dunwind_sample_init(void)
 {
+	int ret;
+
 	dunwind_scratch = alloc_percpu(struct dunwind_scratch);
-	return dunwind_scratch ? 0 : -ENOMEM;
+	if (!dunwind_scratch)
+		return -ENOMEM;
+	ret = register_nmi_handler(NMI_LOCAL, dunwind_nmi_test_handler, 0, "dunwind_test");
+	if (ret)
+		free_percpu(dunwind_scratch);
+	return ret;
 }
 
 /**
@@ -50,6 +67,7 @@ int dunwind_sample_init(void)
  */
 void dunwind_sample_exit(void)
 {
+	unregister_nmi_handler(NMI_LOCAL, "dunwind_test");
 	free_percpu(dunwind_scratch);
 }
 
@@ -178,26 +196,22 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 	return cookie;
 }
 
-/**
- * dunwind_sample_overflow() - perf overflow handler of every dunwind event
- * @event:	the event (initial or inherited); its context is the session
- * @data:	perf's sample data (for the period)
+/*
+ * dunwind_sample() - one SAMPLE of current into @s, its user part deferred
+ * @s:		session
+ * @period:	the event's period (perf's sample data), or 1
  * @regs:	the interrupted registers
  *
  * Context: hardirq or NMI, current is the sampled thread.
  */
-void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
-			     struct pt_regs *regs)
+static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs *regs)
 {
-	struct dunwind_session *s = event->overflow_handler_context;
 	struct dunwind_rec_sample rec = {};
 	u64 t0 = local_clock();
 	struct dunwind_scratch *sc;
 	unsigned int nr = 0;
 	int lvl = in_nmi() ? 1 : 0;
 
-	if (!regs)
-		return;
 	sc = this_cpu_ptr(dunwind_scratch);
 	if (WARN_ON_ONCE(sc->busy[lvl]))
 		return;
@@ -208,7 +222,9 @@ void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *
 	rec.pid = task_tgid_nr(current);
 	rec.tid = task_pid_nr(current);
 	rec.cpu = smp_processor_id();
-	rec.period = data->period;
+	rec.period = period;
+	if (lvl)
+		rec.flags |= DUNWIND_SAMPLE_NMI;
 	if (user_mode(regs)) {
 		rec.flags |= DUNWIND_SAMPLE_USER_MODE;
 		rec.user_ip = regs->ip;
@@ -229,4 +245,58 @@ void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *
 	sc->busy[lvl] = 0;
 	dunwind_count(s, DW_CNT_SAMPLES, 1);
 	dunwind_count(s, DW_CNT_HANDLER_NS, local_clock() - t0);
+}
+
+/**
+ * dunwind_sample_overflow() - perf overflow handler of every dunwind event
+ * @event:	the event (initial or inherited); its context is the session
+ * @data:	perf's sample data (for the period)
+ * @regs:	the interrupted registers
+ *
+ * Context: hardirq (the clocks) or NMI (hardware events), current is the
+ * sampled thread.
+ */
+void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
+			     struct pt_regs *regs)
+{
+	if (regs)
+		dunwind_sample(event->overflow_handler_context, data->period, regs);
+}
+
+/* The NMI that dunwind_sample_test_nmi() raised, if this CPU has one armed. */
+static int dunwind_nmi_test_handler(unsigned int type, struct pt_regs *regs)
+{
+	struct dunwind_session *s = this_cpu_xchg(dunwind_nmi_test, NULL);
+
+	if (!s)
+		return NMI_DONE;
+	dunwind_sample(s, 1, regs);
+	return NMI_HANDLED;
+}
+
+/**
+ * dunwind_sample_test_nmi() - sample current into @s from an NMI (test hook)
+ * @s:	a started session; the caller keeps it started (holds its lock)
+ *
+ * Sends an NMI to this CPU and waits for its handler, which samples
+ * current as a hardware event's overflow would: the NMI paths (task_work
+ * from NMI, or the 6.1 irq_work bounce) without a PMU.
+ *
+ * Context: ioctl (process, may not sleep while armed).
+ * Return: 0 once the handler ran, -EIO if no NMI arrived within 10 ms.
+ */
+int dunwind_sample_test_nmi(struct dunwind_session *s)
+{
+	int i, ret = -EIO;
+
+	preempt_disable();
+	this_cpu_write(dunwind_nmi_test, s);
+	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+	for (i = 0; i < 10000 && this_cpu_read(dunwind_nmi_test); i++)
+		udelay(1);
+	/* Taken by the handler, or disarmed here if the NMI never came. */
+	if (!this_cpu_xchg(dunwind_nmi_test, NULL))
+		ret = 0;
+	preempt_enable();
+	return ret;
 }

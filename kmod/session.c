@@ -68,7 +68,7 @@ static int dunwind_config_check(struct dunwind_config *c)
 		return -EINVAL;
 	if (c->sample_freq > 100000 || (c->sample_period && c->sample_period < 10000))
 		return -EINVAL;
-	if (c->__reserved0 || memchr_inv(c->__reserved, 0, sizeof(c->__reserved)))
+	if (c->event >= DUNWIND_EVENT_MAX || memchr_inv(c->__reserved, 0, sizeof(c->__reserved)))
 		return -EINVAL;
 	if (!c->max_user_frames)
 		c->max_user_frames = DUNWIND_DEFAULT_USER_FRAMES;
@@ -169,6 +169,19 @@ out_unlock:
 	return ret;
 }
 
+/* perf's type and config for each DUNWIND_EVENT_*. */
+static const struct {
+	u32 type;
+	u64 config;
+} dunwind_events[DUNWIND_EVENT_MAX] = {
+	[DUNWIND_EVENT_CPU_CLOCK]	= { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	[DUNWIND_EVENT_TASK_CLOCK]	= { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	[DUNWIND_EVENT_CYCLES]		= { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	[DUNWIND_EVENT_INSTRUCTIONS]	= { PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	[DUNWIND_EVENT_CACHE_MISSES]	= { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	[DUNWIND_EVENT_BRANCH_MISSES]	= { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+};
+
 /* Does @task already carry one of @s's events (inherited from a sibling)? */
 static bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task)
 {
@@ -178,7 +191,7 @@ static bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct
 	bool found = false;
 
 	rcu_read_lock();
-	ctx = dunwind_task_perf_ctx(task);
+	ctx = dunwind_task_perf_ctx(task, dunwind_events[s->cfg.event].type == PERF_TYPE_HARDWARE);
 	if (ctx) {
 		/* ctx->lock guards ctx->event_list; the ctx is RCU-freed. */
 		raw_spin_lock_irqsave(&ctx->lock, flags);
@@ -234,9 +247,9 @@ static int dunwind_session_grow(struct dunwind_session *s)
 static int dunwind_session_attach(struct dunwind_session *s, struct task_struct *task)
 {
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
+		.type = dunwind_events[s->cfg.event].type,
 		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.config = dunwind_events[s->cfg.event].config,
 		.freq = !!s->cfg.sample_freq,
 		.inherit = !!s->cfg.pid,
 		.inherit_thread = !!s->cfg.pid,
@@ -403,6 +416,27 @@ int dunwind_session_stop(struct dunwind_session *s)
 		dunwind_ring_set_stopped(&s->ring, true);
 		ret = 0;
 	}
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/**
+ * dunwind_session_test_nmi() - DUNWIND_IOC_TEST_NMI: sample the caller from an NMI
+ * @s:	session
+ *
+ * Context: ioctl (may sleep).
+ * Return: 0, -EPERM without CAP_SYS_ADMIN, -EINVAL unless started, or
+ * dunwind_sample_test_nmi()'s error.
+ */
+int dunwind_session_test_nmi(struct dunwind_session *s)
+{
+	int ret = -EINVAL;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	mutex_lock(&s->lock);
+	if (s->started)
+		ret = dunwind_sample_test_nmi(s);
 	mutex_unlock(&s->lock);
 	return ret;
 }

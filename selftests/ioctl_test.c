@@ -100,6 +100,40 @@ TEST_F(dev, config_nonzero_reserved_is_einval)
 	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
 }
 
+TEST_F(dev, config_unknown_event_is_einval)
+{
+	self->cfg.event = DUNWIND_EVENT_MAX;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+/* task-clock, a software event, is there on every machine. */
+TEST_F(dev, task_clock_event_starts)
+{
+	self->cfg.event = DUNWIND_EVENT_TASK_CLOCK;
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_START, NULL));
+	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_STOP, NULL));
+}
+
+/*
+ * A hardware event starts where a PMU counts it; where none does (QEMU
+ * TCG), START says so with perf's error, and the session stays usable.
+ */
+TEST_F(dev, cycles_event_starts_or_says_no_pmu)
+{
+	int ret;
+
+	self->cfg.event = DUNWIND_EVENT_CYCLES;
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	ret = xioctl(self->fd, DUNWIND_IOC_START, NULL);
+	if (ret) {
+		EXPECT_TRUE(ret == -ENOENT || ret == -EOPNOTSUPP) TH_LOG("START: %s", strerror(-ret));
+		EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_STOP, NULL));
+	} else {
+		EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_STOP, NULL));
+	}
+}
+
 TEST_F(dev, config_pid_and_tid_is_einval)
 {
 	self->cfg.tid = gettid();

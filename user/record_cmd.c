@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 
 #include "capture/capture.h"
+#include "capture/event.h"
 #include "commands.h"
 #include "capture/ksnap.h"
 #include "capture/ring.h"
@@ -34,6 +35,7 @@
 
 struct record_opts {
 	unsigned long long freq, period;
+	int event;			/* DUNWIND_EVENT_* */
 	const char *output;
 	const char *device;
 	unsigned int pages, max_stack;
@@ -118,8 +120,12 @@ static void record_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dunwind record [options] (-p PID | -t TID | [--] CMD [ARGS...])\n"
-		"  -F, --freq HZ          samples per second of CPU time (default 999)\n"
-		"  -c, --count NS         or: one sample per NS nanoseconds of CPU time\n"
+		"  -e, --event EVENT      what drives sampling: %s\n"
+		"                         (default cpu-clock; hardware events need a PMU)\n"
+		"  -F, --freq HZ          samples per second of CPU time, or of events\n"
+		"                         (default 999)\n"
+		"  -c, --count N          or: one sample per N ns of CPU time (the clocks)\n"
+		"                         or per N events (hardware events)\n"
 		"  -o, --output FILE      capture file (default dunwind.data)\n"
 		"  -m, --mmap-pages N     ring data pages, a power of two (default %u)\n"
 		"      --max-stack N      user frames per stack (default %u, max %u)\n"
@@ -130,8 +136,8 @@ static void record_usage(FILE *f)
 		"  -p, --pid PID          profile this process (all its threads)\n"
 		"  -t, --tid TID          profile this thread only\n"
 		"      --device PATH      device node (default %s)\n",
-		DUNWIND_DEFAULT_RING_PAGES, DUNWIND_DEFAULT_USER_FRAMES, DUNWIND_MAX_USER_FRAMES,
-		DUNWIND_DEVICE);
+		dw_event_names(), DUNWIND_DEFAULT_RING_PAGES, DUNWIND_DEFAULT_USER_FRAMES,
+		DUNWIND_MAX_USER_FRAMES, DUNWIND_DEVICE);
 }
 
 /* Parse a decimal number in [min, max] into *v; 0 or -1 with a message. */
@@ -165,7 +171,8 @@ static void report(const struct record_opts *o, const char *what, int err)
 	case ENOENT:
 	case ENODEV:
 	case ENXIO:
-		fprintf(stderr, "dunwind: %s not found: load the module (insmod kmod/dunwind.ko)\n",
+		fprintf(stderr, "dunwind: %s not found: load the module (insmod dunwind.ko, from "
+			"out/kmod/RELEASE/kmod/ or 'make install')\n",
 			dev);
 		break;
 	case EACCES:
@@ -520,6 +527,7 @@ static int do_record(const struct record_opts *o)
 		cfg.flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
 	cfg.sample_freq = o->freq;
 	cfg.sample_period = o->period;
+	cfg.event = (__u32)o->event;
 	cfg.max_user_frames = o->max_stack;
 	cfg.ring_pages = o->pages;
 	cfg.pid = o->pid;
@@ -552,6 +560,11 @@ static int do_record(const struct record_opts *o)
 	if (st.dev_fd >= 0 && o->cmd)
 		reg_command(&st, o->cmd[0]);
 	err = dw_session_start(&s);
+	if (err && dw_event_is_hw(o->event) && (err == -ENOENT || err == -EOPNOTSUPP)) {
+		fprintf(stderr, "dunwind record: %s: no PMU counts this event on this machine "
+			"(a VM without a virtual PMU?): use -e cpu-clock\n", dw_event_name(o->event));
+		goto out_capture;
+	}
 	if (err) {
 		report(o, "starting the session", err);
 		goto out_capture;
@@ -659,6 +672,7 @@ out:
 int dw_cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
@@ -678,8 +692,16 @@ int dw_cmd_record(int argc, char **argv)
 	int c, targets, freq_set = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+F:c:o:m:p:t:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:o:m:p:t:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'e':
+			o.event = dw_event_parse(optarg);
+			if (o.event < 0) {
+				fprintf(stderr, "dunwind record: unknown event '%s': one of %s\n",
+					optarg, dw_event_names());
+				return 2;
+			}
+			break;
 		case 'F':
 			if (parse_num("-F", optarg, 1, 1000000, &o.freq))
 				return 2;
@@ -734,7 +756,7 @@ int dw_cmd_record(int argc, char **argv)
 		}
 	}
 	if (o.period && freq_set) {
-		fprintf(stderr, "dunwind record: give -F HZ or -c NS, not both\n");
+		fprintf(stderr, "dunwind record: give -F HZ or -c N, not both\n");
 		return 2;
 	}
 	if (o.period)

@@ -4,7 +4,7 @@
  * format of 'perf script', so that FlameGraph's stackcollapse-perf.pl and
  * speedscope read it unchanged:
  *
- *	COMM PID/TID [CPU] SECS.USECS: PERIOD cpu-clock:
+ *	COMM PID/TID [CPU] SECS.USECS: PERIOD EVENT:
  *		ffffffff81234567 sym+0x12 ([kernel.kallsyms])	kernel, leaf first
  *		    55d0c0de1234 sym+0x34 (/path/to/dso)	then user frames
  *		    55d0c0de9999 [unknown] (/path/to/dso+0x9999)	no symbol
@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cmdopts.h"
+#include "capture/event.h"
 #include "commands.h"
 #include "analyze/profile.h"
 #include "output/report.h"
@@ -80,10 +81,10 @@ static int do_script(const char *input, const struct dw_prof_opts *o, int show_s
 	for (i = 0; i < p->nr_samples; i++) {
 		const struct dw_prof_sample *s = &p->samples[i];
 
-		printf("%s %u/%u [%03u] %llu.%06llu: %llu cpu-clock:\n", s->comm, s->pid, s->tid,
+		printf("%s %u/%u [%03u] %llu.%06llu: %llu %s:\n", s->comm, s->pid, s->tid,
 		       s->cpu, (unsigned long long)(s->time / 1000000000ULL),
 		       (unsigned long long)(s->time % 1000000000ULL / 1000),
-		       (unsigned long long)s->period);
+		       (unsigned long long)s->period, dw_event_name(p->hdr.event));
 		for (j = 0; j < s->nr; j++)
 			print_loc(stdout, p, &p->locs[p->stack[s->first + j]], o->inline_frames);
 		printf("\n");

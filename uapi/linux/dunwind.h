@@ -30,9 +30,12 @@
  *			@tid is non-zero, else -EINVAL.  Ids are in the caller's
  *			pid namespace.  No such process: -ESRCH.
  * @tid:		follow this one thread only.
- * @sample_freq:	samples per second of the target's CPU time (cpu-clock).
- * @sample_period:	or: one sample per this many ns of CPU time.  Exactly
- *			one of the two is non-zero, else -EINVAL.
+ * @sample_freq:	samples per second of the target's CPU time (the
+ *			clocks), or of its counted events (hardware events:
+ *			perf adjusts the period to this rate).
+ * @sample_period:	or: one sample per this many ns of CPU time (the
+ *			clocks) or per this many events.  Exactly one of the
+ *			two is non-zero, else -EINVAL.
  * @max_user_frames:	user frames per stack, 1..DUNWIND_MAX_USER_FRAMES;
  *			0 means DUNWIND_DEFAULT_USER_FRAMES.
  * @max_kernel_frames:	kernel frames per sample, 1..DUNWIND_MAX_KERNEL_FRAMES;
@@ -43,6 +46,11 @@
  *			unread; 0 means a quarter of the ring.
  * @max_pending:	threads that may have a user walk pending at once;
  *			a power of two, 0 means DUNWIND_DEFAULT_PENDING.
+ * @event:		what drives sampling: DUNWIND_EVENT_*, 0 (the
+ *			default) is cpu-clock.  Unknown: -EINVAL.  START fails
+ *			with -ENOENT or -EOPNOTSUPP where no PMU counts a
+ *			hardware event (a VM without a virtual PMU).
+ *			Hardware events overflow in NMI.
  * @__reserved:		must be zero.
  */
 struct dunwind_config {
@@ -57,10 +65,21 @@ struct dunwind_config {
 	__u32 ring_pages;
 	__u32 wakeup_bytes;
 	__u32 max_pending;
-	__u32 __reserved0;
+	__u32 event;			/* was __reserved0 (zero: cpu-clock) */
 	__u64 __reserved[4];
 };
 #define DUNWIND_CONFIG_SIZE_VER0	88
+
+/* dunwind_config.event: perf's software clocks and generic hardware events. */
+enum dunwind_event {
+	DUNWIND_EVENT_CPU_CLOCK = 0,	/* PERF_COUNT_SW_CPU_CLOCK */
+	DUNWIND_EVENT_TASK_CLOCK,	/* PERF_COUNT_SW_TASK_CLOCK */
+	DUNWIND_EVENT_CYCLES,		/* PERF_COUNT_HW_CPU_CYCLES */
+	DUNWIND_EVENT_INSTRUCTIONS,	/* PERF_COUNT_HW_INSTRUCTIONS */
+	DUNWIND_EVENT_CACHE_MISSES,	/* PERF_COUNT_HW_CACHE_MISSES */
+	DUNWIND_EVENT_BRANCH_MISSES,	/* PERF_COUNT_HW_BRANCH_MISSES */
+	DUNWIND_EVENT_MAX,
+};
 
 /* Walk user stacks with frame pointers only (the default: all methods). */
 #define DUNWIND_CFG_FP_ONLY		(1U << 0)
@@ -143,6 +162,14 @@ struct dunwind_stats {
 #define DUNWIND_IOC_STATS	_IO(DUNWIND_IOC_MAGIC, 4)
 /* Register an SFrame table for a file: struct dunwind_sframe_reg *. */
 #define DUNWIND_IOC_SFRAME_REGISTER	_IO(DUNWIND_IOC_MAGIC, 5)
+/*
+ * Test hook, CAP_SYS_ADMIN only, no argument: raise an NMI on the calling
+ * CPU whose handler samples the calling thread into this (started)
+ * session exactly as a hardware event's overflow would, period 1.  For
+ * testing the NMI path where no PMU can fire (QEMU TCG).  0 once the
+ * handler ran; -EINVAL before START or after STOP; -EIO if no NMI came.
+ */
+#define DUNWIND_IOC_TEST_NMI		_IO(DUNWIND_IOC_MAGIC, 6)
 
 /*
  * An SFrame table for a file whose mappings have no .sframe of their own
@@ -360,6 +387,8 @@ struct dunwind_rec_sample {
 #define DUNWIND_SAMPLE_EXITING		(1U << 3)
 /* The pending table was full: no user walk for this sample. */
 #define DUNWIND_SAMPLE_PENDING_FULL	(1U << 4)
+/* Taken in NMI (hardware events, DUNWIND_IOC_TEST_NMI). */
+#define DUNWIND_SAMPLE_NMI		(1U << 5)
 
 struct dunwind_rec_user_stack {
 	struct dunwind_rec_header hdr;

@@ -107,6 +107,7 @@ int dw_capture_create(struct dw_capture_writer *w, const char *path,
 		w->hdr.config_flags = cfg->flags;
 		w->hdr.max_user_frames = cfg->max_user_frames;
 		w->hdr.ring_pages = cfg->ring_pages;
+		w->hdr.event = cfg->event;
 	}
 	w->path = path;
 	w->f = fopen(path, "w");

@@ -33,6 +33,8 @@
  * @sample_freq, @sample_period: as passed to DUNWIND_IOC_CONFIG.
  * @config_flags:	DUNWIND_CFG_* passed to DUNWIND_IOC_CONFIG.
  * @max_user_frames, @ring_pages: as passed to DUNWIND_IOC_CONFIG.
+ * @event:		the sampling event (enum dunwind_event, as passed to
+ *			DUNWIND_IOC_CONFIG); 0, cpu-clock, in older captures.
  * @boot_id:		/proc/sys/kernel/random/boot_id of the recording boot,
  *			as 16 bytes; all zero if unknown.  Kernel addresses and
  *			live /proc data only describe the capture on that boot.
@@ -56,7 +58,7 @@ struct dw_capture_header {
 	__u32 config_flags;
 	__u32 max_user_frames;
 	__u32 ring_pages;
-	__u32 __reserved0;
+	__u32 event;			/* was __reserved0 (zero: cpu-clock) */
 	__u8 boot_id[16];
 	__u64 __reserved;
 };
