@@ -17,6 +17,8 @@
 # the newest installed Debian 6.12 cloud headers (the VM's default).
 ifneq ($(KERNEL),)
 KDIR := $(shell tools/kernel fetch $(KERNEL) >&2 && tools/kernel env $(KERNEL) | sed -n 's/^KDIR=//p')
+# Not a KVER from the environment (an outer make's default kernel).
+KVER := $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 endif
 KDIR ?= $(shell d=/lib/modules/$$(uname -r)/build; [ -d $$d ] && echo $$d || \
 	  ls -d /usr/src/linux-headers-6.12*-cloud-amd64 2>/dev/null | sort -V | tail -n1)
