@@ -41,6 +41,7 @@ static const struct dw_frame_pat deep_want[] = {
 
 struct profile {
 	const char *prog;
+	const char *missing;		/* why prog may not be built (NULL: old binutils) */
 	unsigned int flags;		/* DUNWIND_CFG_* */
 	unsigned int max_user_frames;	/* 0: default */
 	int freq, ms;
@@ -69,8 +70,8 @@ static int profile_chain(struct __test_metadata *_metadata, struct profile *p,
 
 	ASSERT_EQ(0, dw_workload_path(p->prog, path, sizeof(path)));
 	if (access(path, X_OK))
-		SKIP(return 1, "%s not built: the assembler lacks --gsframe (binutils >= 2.40)",
-		     p->prog);
+		SKIP(return 1, "%s not built: %s", p->prog,
+		     p->missing ? p->missing : "the assembler lacks --gsframe (binutils >= 2.40)");
 	ret = dw_workload_start(&w, p->prog, NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start workload %s: %s", p->prog, strerror(-ret));
 	maps = dw_maps_load(w.pid);
@@ -130,6 +131,24 @@ TEST_F_TIMEOUT(sframe, sframe_chain, 90)
 		       res.matched_sframe, res.judged);
 }
 
+#define NO_V3	"Debian unstable's toolchain (SFrame v3) not fetched: tools/toolchain fetch"
+
+/* The chain built by gcc 16 / binutils 2.47: SFrame version 3, as complete. */
+TEST_F_TIMEOUT(sframe, sframe_v3_chain, 90)
+{
+	struct profile p = { .prog = "sf3_chain", .missing = NO_V3,
+			     .opts = { .want = chain_want, .nr_want = 5, .in_func = "leaf",
+				       .window = 1 } };
+	struct dw_chain_result res;
+
+	if (profile_chain(_metadata, &p, &res, NULL))
+		return;
+	EXPECT_GE(res.judged, MIN_JUDGED) TH_LOG("too few samples in leaf()");
+	EXPECT_GE(res.matched_sframe * 100, res.judged * 99)
+		TH_LOG("only %zu of %zu steady-state stacks are leaf,c,b,a,main by SFrame v3",
+		       res.matched_sframe, res.judged);
+}
+
 /* The same binary walked with frame pointers only: the chain is lost. */
 TEST_F_TIMEOUT(sframe, sframe_chain_fp_only, 90)
 {
@@ -183,6 +202,25 @@ TEST_F_TIMEOUT(sframe, mixed_sframe_main_fp_lib, 90)
 TEST_F_TIMEOUT(sframe, deep_recursion, 120)
 {
 	struct profile p = { .prog = "deep", .max_user_frames = DUNWIND_MAX_USER_FRAMES,
+			     .freq = 500, .ms = 5000, .min_judged = MIN_JUDGED / 2,
+			     .opts = { .want = deep_want, .nr_want = 3, .in_func = "spin",
+				       .window = 1 } };
+	struct dw_chain_result res;
+
+	if (profile_chain(_metadata, &p, &res, NULL))
+		return;
+	EXPECT_GE(res.judged, p.min_judged) TH_LOG("too few samples in spin()");
+	EXPECT_GE(res.max_nr, 302);
+	EXPECT_GE(res.matched_sframe * 100, res.judged * 99)
+		TH_LOG("only %zu of %zu stacks are spin, 300 x rec, main", res.matched_sframe,
+		       res.judged);
+}
+
+/* 300 frames of version 3 SFrame (gcc 16): complete to main. */
+TEST_F_TIMEOUT(sframe, deep_recursion_v3, 120)
+{
+	struct profile p = { .prog = "sf3_deep", .missing = NO_V3,
+			     .max_user_frames = DUNWIND_MAX_USER_FRAMES,
 			     .freq = 500, .ms = 5000, .min_judged = MIN_JUDGED / 2,
 			     .opts = { .want = deep_want, .nr_want = 3, .in_func = "spin",
 				       .window = 1 } };
