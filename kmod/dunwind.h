@@ -22,6 +22,7 @@
 #include <linux/wait.h>
 #include <linux/dunwind.h>
 #include "sframe.h"
+#include "elfread.h"
 #include "compat.h"
 
 struct perf_event;
@@ -115,26 +116,7 @@ static inline bool dunwind_vma_key_eq(const struct dunwind_vma_key *a,
 	return !memcmp(a, b, sizeof(*a));
 }
 
-/* kmod/elf.c: what the module reads of an ELF file. */
-#define DUNWIND_BUILD_ID_MAX	20
-#define DUNWIND_ELF_MAX_SFRAME	(256U << 20)
-
-struct dunwind_elf_src {
-	int (*read)(void *ctx, u64 off, void *dst, u32 len);	/* 0 or -errno */
-	void *ctx;
-};
-
-struct dunwind_elf_info {
-	u64 load_vaddr;			/* p_vaddr of the PT_LOAD at offset 0 */
-	u64 sframe_vaddr;		/* PT_GNU_SFRAME, if sframe_size */
-	u64 sframe_offset;
-	u64 sframe_size;
-	u8 build_id[DUNWIND_BUILD_ID_MAX];
-	u32 build_id_size;		/* 0: none */
-};
-
-int dunwind_elf_parse(const struct dunwind_elf_src *src, bool mapped,
-		      struct dunwind_elf_info *info);
+/* kmod/elf.c: ELF files read from user memory or a file (lib/elfread.h). */
 int dunwind_uread(void *ctx, u64 off, void *dst, u32 len);
 int dunwind_elf_parse_user(unsigned long ehdr, struct dunwind_elf_info *info);
 unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_struct *vma);

@@ -12,8 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +22,7 @@
 #include <unistd.h>
 
 #include <linux/dunwind.h>
+#include "elfread.h"
 #include "sframe.h"
 #include "sframe/sframe_gen.h"
 #include "sframe/sframe_reg.h"
@@ -51,7 +50,7 @@ struct reg_cache_hdr {
 
 /* An ELF file's identity for registration. */
 struct reg_elf {
-	__u8 build_id[20];
+	__u8 build_id[DUNWIND_BUILD_ID_MAX];
 	__u32 build_id_size;
 	int has_sframe;
 };
@@ -83,54 +82,30 @@ static __u64 reg_fnv1a(const __u8 *p, size_t n)
 	return h;
 }
 
-/* Build-id (from PT_NOTE segments, like the module) and PT_GNU_SFRAME. */
+static int reg_pread(void *ctx, __u64 off, void *dst, __u32 len)
+{
+	ssize_t n = pread(*(int *)ctx, dst, len, (off_t)off);
+
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -ENOEXEC;
+}
+
+/* Build-id and PT_GNU_SFRAME, read by the module's own reader (lib/elfread.c). */
 static int reg_read_elf(int fd, struct reg_elf *re)
 {
-	size_t phnum, i, off, name_off, desc_off;
-	GElf_Ehdr eh;
-	GElf_Phdr ph;
-	GElf_Nhdr nh;
-	Elf_Data *d;
-	Elf *elf;
-	int err = 0;
+	struct dunwind_elf_src src = { .read = reg_pread, .ctx = &fd };
+	struct dunwind_elf_info info;
+	int err;
 
 	memset(re, 0, sizeof(*re));
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOSYS;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf)
-		return -ENOEXEC;
-	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
-	    elf_getphdrnum(elf, &phnum)) {
-		err = -ENOEXEC;
-		goto out;
-	}
-	for (i = 0; i < phnum; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph))
-			continue;
-		if (ph.p_type == DUNWIND_SFRAME_PT_GNU)
-			re->has_sframe = 1;
-		if (ph.p_type != PT_NOTE || re->build_id_size)
-			continue;
-		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
-		if (!d)
-			continue;
-		off = 0;
-		while (off < d->d_size &&
-		       (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)d->d_buf + name_off, "GNU", 4) &&
-			    nh.n_descsz && nh.n_descsz <= sizeof(re->build_id)) {
-				memcpy(re->build_id, (char *)d->d_buf + desc_off, nh.n_descsz);
-				re->build_id_size = nh.n_descsz;
-				break;
-			}
-		}
-	}
-out:
-	elf_end(elf);
-	return err;
+	err = dunwind_elf_parse(&src, 0, &info);
+	if (err)
+		return err;
+	memcpy(re->build_id, info.build_id, info.build_id_size);
+	re->build_id_size = info.build_id_size;
+	re->has_sframe = info.sframe_size != 0;
+	return 0;
 }
 
 /**

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests for lib/sframe.c (decoder) and lib/sframe_enc.c (encoder).
+ * Host tests for lib/sframe.c (decoder) against user/sframe/sframe_enc.c
+ * (encoder): the round trips need the encoder, so they live in user/tests.
  *
- *   sframe_test [TOOL]
+ *   DUNWIND=path/to/dunwind sframe_test
  *
- * TOOL is the sframe_tool driver (dunwind sframe); with it, real binaries
+ * With $DUNWIND (user/Makefile's test target sets it), real binaries
  * built here with `gcc -Wa,--gsframe` are dumped and compared with
  * `objdump --sframe`.  Prints `ok N - name` / `not ok N - name` and a final
  * `N passed, N failed, N skipped` line; exits 1 on any failure.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sframe.h"
+#include "sframe.h"
 #include "sframe/sframe_enc.h"
 
 static int n_test, n_pass, n_fail, n_skip;
@@ -886,7 +886,7 @@ static void reencode_check(const char *name, const __u8 *sec, size_t len, __u64 
 
 static void test_real(const char *tool)
 {
-	char dir[] = "/tmp/dw_sframe_XXXXXX", cmd[1024], path[512];
+	char dir[] = "/tmp/dw_sframe_XXXXXX", cmd[4096], path[512];
 	static const struct { const char *name, *src, *cc; } bins[] = {
 		{ "O2-omit-fp", "p.c", "gcc -O2 -fomit-frame-pointer -Wa,--gsframe" },
 		{ "O0-frame-pointer", "p.c", "gcc -O0 -fno-omit-frame-pointer -Wa,--gsframe" },
@@ -962,7 +962,7 @@ static void test_real(const char *tool)
 			free(nm);
 		}
 		if (!tool) {
-			skip(name, "no sframe_tool given");
+			skip(name, "no dunwind given (set DUNWIND)");
 		} else {
 			snprintf(cmd, sizeof(cmd), "objdump --sframe=.sframe %s 2>/dev/null", path);
 			theirs = slurp_cmd(cmd);
@@ -1028,12 +1028,12 @@ static void test_real(const char *tool)
 	run(cmd);
 }
 
-static void test_tool(const char *tool)
+static void test_tool(const char *tool, const char *bin)
 {
-	char cmd[512], *out;
+	char cmd[2048], *out;
 
 	if (!tool) {
-		skip("tool", "no sframe_tool given");
+		skip("tool", "no dunwind given (set DUNWIND)");
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "%s dump /nonexistent 2>&1; echo rc=$?", tool);
@@ -1041,7 +1041,7 @@ static void test_tool(const char *tool)
 	ok(out && strstr(out, "No such file") && strstr(out, "rc=1"),
 	   "tool: missing file is reported, exit 1");
 	free(out);
-	snprintf(cmd, sizeof(cmd), "%s dump %s 2>&1; echo rc=$?", tool, tool);
+	snprintf(cmd, sizeof(cmd), "%s dump %s 2>&1; echo rc=$?", tool, bin);
 	out = slurp_cmd(cmd);
 	ok(out && strstr(out, "no .sframe section") && strstr(out, "rc=1"),
 	   "tool: ELF without .sframe says how to get one");
@@ -1052,16 +1052,23 @@ static void test_tool(const char *tool)
 	free(out);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-	const char *tool = argc > 1 ? argv[1] : NULL;
+	const char *bin = getenv("DUNWIND");
+	char tool_buf[512];
+	const char *tool = NULL;
+
+	if (bin && bin[0]) {
+		snprintf(tool_buf, sizeof(tool_buf), "%s sframe", bin);
+		tool = tool_buf;
+	}
 
 	test_roundtrip();
 	test_spot();
 	test_encoder_limits();
 	test_hostile();
 	test_fre_cap();
-	test_tool(tool);
+	test_tool(tool, bin);
 	test_real(tool);
 	printf("%d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
 	return n_fail ? 1 : 0;
