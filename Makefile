@@ -8,7 +8,7 @@
 #                   fuzz briefly, boot the VM and run the selftests
 #   make demo       profile a sample program in the VM, print stitched stacks
 #   make vmtest     only the VM selftests
-#   make bench      dunwind against perf (fp, dwarf) on the same workloads, one VM
+#   make bench      dunwind against perf (fp, dwarf, 7.2's fp,defer), one VM, exact mode
 #   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin
 #   make KDIR=...   build against another kernel tree (your own kernel's)
 
@@ -75,7 +75,7 @@ demo: deps
 	$(MAKE) module user selftests
 	tools/demo
 
-bench: module user
+bench: user
 	tools/bench
 
 install: all

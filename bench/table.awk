@@ -74,10 +74,15 @@ $1 == "INFO" {
 	kv()
 	kernel = f["kernel"]; guestcpu = f["cpu"]; gsub(/_/, " ", guestcpu)
 	perfver = f["perf"]; gsub(/_/, " ", perfver)
+	perf7ver = f["perf7"]; gsub(/_/, " ", perf7ver)
 	ncpu = f["cpus"]
 	if (f["secs"] != "") {
 		secs = f["secs"]; repeats = f["repeats"]; freq = f["freq"]
 	}
+}
+$1 == "MODE" {
+	kv()
+	exact = f["exact"] + 0
 }
 $1 == "bench:" && $2 == "done" {
 	elapsed = $4
@@ -120,9 +125,10 @@ $1 == "RESULT" {
 	}
 }
 END {
-	split("workload|build|tool|complete %|B/sample|net B/sample|throughput %|lost|" \
-	      "samples/walk|handler ns/sample|walk ns/frame|frames fp/sframe|spread %", hdr, "|")
-	for (i = 1; i <= 13; i++)
+	unit = exact ? "instr" : "ns"
+	split("workload|build|tool|complete %|B/sample|net B/sample|throughput %|" unit "/sample|lost|" \
+	      "samples/walk|handler " unit "/sample|walk " unit "/frame|frames fp/sframe|spread %", hdr, "|")
+	for (i = 1; i <= 14; i++)
 		width[i] = length(hdr[i])
 	width[1] = 8; width[2] = 6; width[3] = 10
 	if (md) {
@@ -133,7 +139,8 @@ END {
 		print "- Kernel: " kernel " in QEMU (" accel ", " ncpu " vCPUs; guest CPU: " \
 			guestcpu ")"
 		print "- Host: " host
-		print "- " perfver "; dunwind from this tree"
+		print "- " perfver (perf7ver != "" ? "; perf-defer: Debian unstable's " perf7ver \
+			" (`--call-graph fp,defer`)" : "") "; dunwind from this tree"
 		print "- Each run: the workload for " secs " s, sampled at " freq \
 			" Hz (cpu-clock); " repeats " repeats per workload x build x tool," \
 			" tools taking turns; all runs in one VM boot" \
@@ -156,6 +163,13 @@ END {
 		print "| sleep | (libc nanosleep) nap c b a main | 20 us nanosleep: off-CPU loop |"
 		print "| threads | leaf c b a worker | 8 threads running the chain |"
 		print ""
+		print "Tools: *perf-fp* `perf record -g` (`--call-graph fp`), *perf-dwarf*" \
+			" `--call-graph dwarf` (8 KiB stack copies), *dunwind* `dunwind record`" \
+			" (defaults)" (perf7ver != "" ? "; *perf-defer* upstream's own deferred" \
+			" callchains, `perf record --call-graph fp,defer` (frame pointers only," \
+			" walked at return to user; " perf7ver ", its `defer_callchain` attribute" \
+			" checked on every capture, stacks read with `perf script --merge-callchains`)" : "") "."
+		print ""
 		print "Builds: fp `-O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer`," \
 			" nofp `-O2 -fomit-frame-pointer`, sframe `-O2 -fomit-frame-pointer" \
 			" -Wa,--gsframe` (SFrame v1 from binutils 2.40).  libc and ld.so are" \
@@ -166,7 +180,10 @@ END {
 			" *B/sample*: capture file size / samples; *net B/sample*: the same" \
 			" without the tool's fixed cost (its capture of `true`: headers; dunwind" \
 			" also stores kernel symbols); *throughput*: median work profiled /" \
-			" median work unprofiled; *spread*: (max - min) / median of the" \
+			" median work unprofiled; *" unit "/sample*: what one sample costs the" \
+			" profiled program, (1 - throughput) x run time / samples per run" \
+			(exact ? " (exact mode: 1 ns of guest time is one instruction, so" \
+			 " the module's ns counters are instruction counts too)" : "") "; *spread*: (max - min) / median of the" \
 			" work over the repeats, the noise of the machine; *lost*: perf's lost chunks (as `perf script`" \
 			" warns), dunwind's lost records; dunwind columns from the recorder's" \
 			" summary (DUNWIND_IOC_STATS): *walk ns/frame* is the walk time per" \
@@ -179,23 +196,25 @@ END {
 			" complete when its frames in the executable, up to the root, are the" \
 			" outer part of the known chain, and when it is in a library (or a PLT" \
 			" stub) they start at the function that calls the library: a walk that" \
-			" skips a frame is caught.  The guest runs on TCG under whatever else" \
-			" the host runs: throughput figures are only as good as the *spread*" \
-			" column says."
+			" skips a frame is caught.  " (exact ? "In exact mode the guest's clock" \
+			" counts instructions: a run gives the same work to a few iterations" \
+			" whatever the host does." : "The guest runs on TCG under whatever" \
+			" else the host runs: throughput figures are only as good as the" \
+			" *spread* column says.")
 		print ""
 		row(hdr[1] "|" hdr[2] "|" hdr[3] "|" hdr[4] "|" hdr[5] "|" hdr[6] "|" hdr[7] \
-		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13])
-		print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13] "|" hdr[14])
+		print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	} else {
 		row(hdr[1] "|" hdr[2] "|" hdr[3] "|" hdr[4] "|" hdr[5] "|" hdr[6] "|" hdr[7] \
-		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13])
+		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13] "|" hdr[14])
 	}
 	for (k = 1; k <= nkeys; k++) {
 		key = order[k]
 		split(key, p, SUBSEP)
 		base = p[1] SUBSEP p[2] SUBSEP "none"
 		if (p[3] == "none") {
-			row(p[1] "|" p[2] "|" "unprofiled" "|-|-|-|100|-|-|-|-|-|" spread(key))
+			row(p[1] "|" p[2] "|" "unprofiled" "|-|-|-|100|-|-|-|-|-|-|" spread(key))
 			continue
 		}
 		s = sum[key, "samples"]
@@ -203,6 +222,13 @@ END {
 		bps = s > 0 ? sprintf("%.0f", sum[key, "bytes"] / s) : "-"
 		net = s > 0 ? sprintf("%.0f", (sum[key, "bytes"] - sum[key, "fixed"]) / s) : "-"
 		thr = median(base) > 0 ? sprintf("%.1f", 100 * median(key) / median(base)) : "-"
+		# What one sample costs the profiled program: the work it lost
+		# (in time: instructions in exact mode) over the samples taken.
+		cps = "-"
+		if (median(base) > 0 && s > 0) {
+			lost_work = 1 - median(key) / median(base)
+			cps = sprintf("%.0f", lost_work * secs * 1e9 * sum[key, "runs"] / s)
+		}
 		spw = hnd = wns = fr = "-"
 		if (p[3] == "dunwind") {
 			n = sum[key, "runs"]
@@ -222,7 +248,8 @@ END {
 		R[key, "net"] = net
 		if (sum[key, "failed"] > 0)
 			failed = failed " " p[1] "-" p[2] "/" p[3] "(" sum[key, "failed"] ")"
-		row(p[1] "|" p[2] "|" p[3] "|" comp "|" bps "|" net "|" thr "|" \
+		R[key, "cps"] = cps
+		row(p[1] "|" p[2] "|" p[3] "|" comp "|" bps "|" net "|" thr "|" cps "|" \
 		    sprintf("%d", sum[key, "lost"]) "|" spw "|" hnd "|" wns "|" fr "|" spread(key))
 	}
 	if (failed != "")
@@ -235,7 +262,8 @@ END {
 		print "dunwind >= 99 % complete on every row (every build has frame pointers," \
 			" SFrame or SFrame generated from .eh_frame); B/sample <= perf fp's and" \
 			" <= 2 % of perf dwarf's; throughput within 1 point of perf fp's and never" \
-			" below perf dwarf's."
+			" below perf dwarf's" (perf7ver != "" ? "; within 0.5 points of perf" \
+			" fp,defer's" : "") "."
 		print ""
 	}
 	met = total = 0
@@ -246,6 +274,7 @@ END {
 			continue
 		fp = p[1] SUBSEP p[2] SUBSEP "perf-fp"
 		dw = p[1] SUBSEP p[2] SUBSEP "perf-dwarf"
+		df = p[1] SUBSEP p[2] SUBSEP "perf-defer"
 		miss = ""
 		if (R[key, "comp"] == "-" || R[key, "comp"] + 0 < 99)
 			miss = miss sprintf("; complete %s %% (%.1f points short)", R[key, "comp"],
@@ -268,6 +297,10 @@ END {
 		if ((dw, "thr") in R && R[dw, "thr"] != "-" && R[key, "thr"] + 0 < R[dw, "thr"] + 0)
 			miss = miss sprintf("; throughput %s %% < perf dwarf's %s %% (%.1f points)",
 					    R[key, "thr"], R[dw, "thr"], R[dw, "thr"] - R[key, "thr"])
+		if ((df, "thr") in R && R[df, "thr"] != "-" && R[key, "thr"] + 0.5 < R[df, "thr"] + 0)
+			miss = miss sprintf("; throughput %s %% < perf fp,defer's %s %% - 0.5 (%.1f points)",
+					    R[key, "thr"], R[df, "thr"],
+					    R[df, "thr"] - 0.5 - R[key, "thr"])
 		total++
 		if (miss == "") {
 			met++
