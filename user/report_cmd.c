@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dunwind report: the profile of a capture as text (summary, top
- * functions, call trees), or as folded stacks, speedscope JSON or pprof.
+ * functions, call trees), or as folded stacks, speedscope JSON, pprof or
+ * perf.data.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,12 +12,13 @@
 #include "cmdopts.h"
 #include "commands.h"
 #include "output/folded.h"
+#include "output/perfdata.h"
 #include "output/pprof.h"
 #include "analyze/profile.h"
 #include "output/report.h"
 #include "output/speedscope.h"
 
-enum report_format { FMT_TEXT, FMT_FOLDED, FMT_SPEEDSCOPE, FMT_PPROF };
+enum report_format { FMT_TEXT, FMT_FOLDED, FMT_SPEEDSCOPE, FMT_PPROF, FMT_PERF };
 
 enum {
 	OPT_SORT = DW_OPT_FIRST_OWN,
@@ -34,7 +36,8 @@ static void report_usage(FILE *f)
 		"  -s, --sort KEY         order functions by self (default), total, samples,\n"
 		"                         or name\n"
 		"      --folded           folded stacks (same as --format folded)\n"
-		"  -F, --format FMT       text (default), folded, speedscope or pprof\n"
+		"  -F, --format FMT       text (default), folded, speedscope, pprof or perf\n"
+		"                         (perf.data for perf report/script; needs -o)\n"
 		"  -o, --output FILE      write there (default stdout; pprof: a file or a pipe)\n"
 		"      --percent-limit P  hide functions and tree nodes under P %% (default 0.5)\n"
 		"      --max-rows N       list at most N functions (default 40, 0: all)\n"
@@ -58,6 +61,29 @@ static int parse_uint(const char *opt, const char *s, unsigned int *v)
 	return 0;
 }
 
+/*
+ * perf.data's kernel symbols: OUTPUT.kallsyms, for perf's --kallsyms (the
+ * recording kernel's symbols are not on this machine).
+ */
+static int write_kallsyms(const struct dw_prof *p, const char *output, int quiet)
+{
+	char path[4096];
+	FILE *f;
+	int e;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s.kallsyms", output) >= sizeof(path))
+		return -ENAMETOOLONG;
+	if (dw_open_output("report", path, 0, &f))
+		return -EIO;
+	e = dw_perfdata_write_kallsyms(f, p);
+	if (dw_close_output("report", path, f) && !e)
+		e = -EIO;
+	if (!e && !quiet)
+		fprintf(stderr, "dunwind report: kernel symbols in %s: perf report -i %s "
+			"--kallsyms %s\n", path, output, path);
+	return e;
+}
+
 static int do_report(const char *input, const struct dw_prof_opts *po,
 		     const struct dw_report_opts *ro, enum report_format fmt, const char *output)
 {
@@ -66,7 +92,12 @@ static int do_report(const char *input, const struct dw_prof_opts *po,
 	FILE *f;
 	int e = 0;
 
-	if (dw_open_output("report", output, fmt == FMT_PPROF, &f))
+	if (fmt == FMT_PERF && (!output || !strcmp(output, "-"))) {
+		fprintf(stderr, "dunwind report: --format perf writes a file: give -o FILE "
+			"(e.g. -o perf.data)\n");
+		return 2;
+	}
+	if (dw_open_output("report", output, fmt == FMT_PPROF || fmt == FMT_PERF, &f))
 		return 1;
 	if (dw_prof_load(&p, input, po, err, sizeof(err))) {
 		fprintf(stderr, "dunwind report: %s\n", err);
@@ -86,6 +117,11 @@ static int do_report(const char *input, const struct dw_prof_opts *po,
 		break;
 	case FMT_PPROF:
 		e = dw_pprof_write(f, p, po->inline_frames, 1);
+		break;
+	case FMT_PERF:
+		e = dw_perfdata_write(f, p, input);
+		if (!e && dw_perfdata_has_kernel(p))
+			e = write_kallsyms(p, output, po->quiet);
 		break;
 	}
 	if (fmt != FMT_TEXT && !po->quiet) {
@@ -161,9 +197,11 @@ int dw_cmd_report(int argc, char **argv)
 				fmt = FMT_SPEEDSCOPE;
 			else if (!strcmp(optarg, "pprof"))
 				fmt = FMT_PPROF;
+			else if (!strcmp(optarg, "perf"))
+				fmt = FMT_PERF;
 			else {
 				fprintf(stderr, "dunwind report: --format wants text, folded, "
-					"speedscope or pprof, not '%s'\n", optarg);
+					"speedscope, pprof or perf, not '%s'\n", optarg);
 				return 2;
 			}
 			break;
