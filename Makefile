@@ -9,7 +9,8 @@
 #   make demo       profile a sample program in the VM, print stitched stacks
 #   make vmtest     only the VM selftests
 #   make bench      dunwind against perf (fp, dwarf, 7.2's fp,defer), one VM, exact mode
-#   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin
+#   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin,
+#                   its man pages and bash completion beside it (install-user: those only)
 #   make KDIR=...   build against another kernel tree (your own kernel's)
 
 # Default kernel: KERNEL= names a tested one (tools/kernel); else the
@@ -31,7 +32,7 @@ PREFIX ?= /usr/local
 export KDIR KVER
 
 .PHONY: all module user selftests deps unit fuzz fuzz-short vmtest check demo \
-	install clean bench
+	install install-user clean bench
 
 all: module user
 
@@ -78,9 +79,16 @@ demo: deps
 bench: user
 	tools/bench
 
-install: all
+install: all install-user
 	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod INSTALL_MOD_DIR=extra modules_install
+
+# The man pages and the completion are generated from the option tables by 'make user'.
+install-user: user
 	install -D -m 755 user/dunwind $(DESTDIR)$(PREFIX)/bin/dunwind
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 out/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 644 out/completion/dunwind \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dunwind
 
 clean:
 	rm -rf out/kmod

@@ -1,55 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Options every report-type subcommand (script, report, flamegraph)
- * shares: the input, where symbols come from, and which samples to keep.
+ * What every report-type subcommand (script, report, flamegraph) shares:
+ * the input, where symbols come from, which samples to keep (options from
+ * DW_COMMON_OPTIONS), and the output file.
  */
 #ifndef DW_CMDOPTS_H
 #define DW_CMDOPTS_H
 
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 
 #include "analyze/profile.h"
+#include "util/options.h"
 
-enum {
-	DW_OPT_INLINE = 1000,
-	DW_OPT_DEBUG_DIR,
-	DW_OPT_NO_USER_SYMBOLS,
-	DW_OPT_PID,
-	DW_OPT_TID,
-	DW_OPT_COMM,
-	DW_OPT_QUIET,
-	DW_OPT_FIRST_OWN,		/* subcommands number their own options from here */
+struct dw_common_args {
+	struct dw_prof_opts po;
+	const char *input;
 };
 
-#define DW_COMMON_LONGOPTS \
-	{ "input", required_argument, NULL, 'i' }, \
-	{ "kallsyms", required_argument, NULL, 'k' }, \
-	{ "inline", no_argument, NULL, DW_OPT_INLINE }, \
-	{ "debug-dir", required_argument, NULL, DW_OPT_DEBUG_DIR }, \
-	{ "no-user-symbols", no_argument, NULL, DW_OPT_NO_USER_SYMBOLS }, \
-	{ "pid", required_argument, NULL, DW_OPT_PID }, \
-	{ "tid", required_argument, NULL, DW_OPT_TID }, \
-	{ "comm", required_argument, NULL, DW_OPT_COMM }, \
-	{ "quiet", no_argument, NULL, DW_OPT_QUIET }, \
-	{ "help", no_argument, NULL, 'h' }
+#define DW_COMMON_ARGS_INIT { .po = { .user_symbols = 1 }, .input = "dunwind.data" }
 
-#define DW_COMMON_SHORTOPTS "i:k:hq"
+/* The shared options of a command whose argument struct @T has them in .c. */
+#define DW_COMMON_OPTIONS(T) \
+	OPT_STRING('i', "input", T, c.input, "FILE", "capture file (default dunwind.data)"), \
+	OPT_STRING('k', "kallsyms", T, c.po.kallsyms, "FILE", \
+		   "kernel symbols from FILE instead of the capture's snapshot"), \
+	OPT_BOOL(0, "inline", T, c.po.inline_frames, "show inlined functions as frames (DWARF)"), \
+	OPT_STRING(0, "debug-dir", T, c.po.debug_dirs, "DIRS", \
+		   "more directories (colon-separated) holding debug files " \
+		   "(.build-id/xx/yyyy.debug or debuglink names)"), \
+	OPT_SET_INT(0, "no-user-symbols", T, c.po.user_symbols, 0, \
+		    "leave user addresses unnamed (no ELF files are read)"), \
+	OPT_INT(0, "pid", T, c.po.pid, "PID", 1, INT_MAX, "keep only samples of this process"), \
+	OPT_INT(0, "tid", T, c.po.tid, "TID", 1, INT_MAX, "keep only samples of this thread"), \
+	OPT_STRING(0, "comm", T, c.po.comm, "NAME", "keep only samples of threads with this name"), \
+	OPT_BOOL('q', "quiet", T, c.po.quiet, "no warnings about files that changed")
 
-#define DW_COMMON_USAGE \
-	"  -i, --input FILE       capture file (default dunwind.data)\n" \
-	"  -k, --kallsyms FILE    kernel symbols from FILE instead of the capture's snapshot\n" \
-	"      --inline           show inlined functions as frames (DWARF)\n" \
-	"      --debug-dir DIRS   more directories (colon-separated) holding debug files\n" \
-	"                         (.build-id/xx/yyyy.debug or debuglink names)\n" \
-	"      --no-user-symbols  leave user addresses unnamed (no ELF files are read)\n" \
-	"      --pid PID          keep only samples of this process\n" \
-	"      --tid TID          keep only samples of this thread\n" \
-	"      --comm NAME        keep only samples of threads with this name\n" \
-	"  -q, --quiet            no warnings about files that changed\n"
-
-int dw_common_opt(const char *cmd, int c, const char *arg, struct dw_prof_opts *o,
-		  const char **input);
 int dw_open_output(const char *cmd, const char *path, int binary, FILE **f);
 int dw_close_output(const char *cmd, const char *path, FILE *f);
 

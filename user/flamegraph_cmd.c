@@ -10,15 +10,33 @@
 #include "output/flamegraph.h"
 #include "analyze/profile.h"
 
-enum { OPT_TITLE = DW_OPT_FIRST_OWN, OPT_WIDTH };
+struct flamegraph_args {
+	struct dw_common_args c;
+	struct dw_flamegraph_opts fo;
+	const char *output;
+};
 
-static void flamegraph_usage(FILE *f)
-{
-	fprintf(f, "usage: dunwind flamegraph [options]\n" DW_COMMON_USAGE
-		"  -o, --output FILE      the SVG (default flamegraph.svg; - for stdout)\n"
-		"      --title TEXT       title (default: \"Flame Graph: <capture>\")\n"
-		"      --width PX         image width (default 1200)\n");
-}
+static const struct dw_option flamegraph_options[] = {
+	DW_COMMON_OPTIONS(struct flamegraph_args),
+	OPT_STRING('o', "output", struct flamegraph_args, output, "FILE",
+		   "the SVG (default flamegraph.svg; - for stdout)"),
+	OPT_STRING(0, "title", struct flamegraph_args, fo.title, "TEXT",
+		   "title (default: \"Flame Graph: <capture>\")"),
+	OPT_UINT(0, "width", struct flamegraph_args, fo.width, "PX", 200, 100000,
+		 "image width in pixels (default 1200)"),
+	OPT_END(),
+};
+
+const struct dw_cmd_help dw_flamegraph_help = {
+	.name = "flamegraph",
+	.summary = "write an interactive SVG flame graph of a capture",
+	.usage = (const char *const[]){ "flamegraph [options]", NULL },
+	.doc = "Writes the capture's profile as one SVG file that needs nothing else: a frame's "
+	       "details on hover, a click zooms into a frame, Search highlights the frames "
+	       "whose name matches a regular expression.",
+	.options = flamegraph_options,
+	.flags = DW_PARSE_NO_ARGS,
+};
 
 static int do_flamegraph(const char *input, const struct dw_prof_opts *po,
 			 struct dw_flamegraph_opts *fo, const char *output)
@@ -61,57 +79,12 @@ static int do_flamegraph(const char *input, const struct dw_prof_opts *po,
  */
 int dw_cmd_flamegraph(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		DW_COMMON_LONGOPTS,
-		{ "output", required_argument, NULL, 'o' },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ 0 }
-	};
-	struct dw_prof_opts po = { .user_symbols = 1 };
-	struct dw_flamegraph_opts fo = { 0 };
-	const char *input = "dunwind.data", *output = "flamegraph.svg";
-	unsigned long w;
-	char *end;
-	int c, r;
+	struct flamegraph_args a = { .c = DW_COMMON_ARGS_INIT, .output = "flamegraph.svg" };
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, DW_COMMON_SHORTOPTS "o:", longopts, NULL)) != -1) {
-		r = dw_common_opt("flamegraph", c, optarg, &po, &input);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_TITLE:
-			fo.title = optarg;
-			break;
-		case OPT_WIDTH:
-			errno = 0;
-			w = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || w < 200 || w > 100000) {
-				fprintf(stderr, "dunwind flamegraph: --width wants 200 to 100000 "
-					"pixels, not '%s'\n", optarg);
-				return 2;
-			}
-			fo.width = (unsigned int)w;
-			break;
-		case 'h':
-			flamegraph_usage(stdout);
-			return 0;
-		default:
-			flamegraph_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "dunwind flamegraph: unexpected argument '%s'\n", argv[optind]);
-		flamegraph_usage(stderr);
-		return 2;
-	}
-	fo.inline_frames = po.inline_frames;
-	return do_flamegraph(input, &po, &fo, output);
+	r = dw_parse_options(argc, argv, &dw_flamegraph_help, &a);
+	if (r < 0)
+		return dw_opt_exit(r);
+	a.fo.inline_frames = a.c.po.inline_frames;
+	return do_flamegraph(a.c.input, &a.c.po, &a.fo, a.output);
 }

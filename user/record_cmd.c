@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -26,6 +25,8 @@
 #include "capture/ksnap.h"
 #include "capture/ring.h"
 #include "sframe/sframe_reg.h"
+#include "util/num.h"
+#include "util/options.h"
 
 #define DW_POLL_MS		100	/* ring poll while recording */
 #define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
@@ -44,6 +45,94 @@ struct record_opts {
 	int no_ksyms;			/* --no-kallsyms */
 	int pid, tid;
 	char **cmd;			/* NULL-terminated, or NULL */
+};
+
+static int opt_event(const struct dw_option *opt, const char *arg, void *args,
+		     const char *cmd)
+{
+	struct record_opts *o = args;
+
+	(void)opt;
+	o->event = dw_event_parse(arg);
+	if (o->event >= 0)
+		return 0;
+	fprintf(stderr, "dunwind %s: unknown event '%s': one of %s\n", cmd, arg,
+		dw_event_names());
+	return -EINVAL;
+}
+
+static int opt_pages(const struct dw_option *opt, const char *arg, void *args,
+		     const char *cmd)
+{
+	struct record_opts *o = args;
+	unsigned long long v;
+
+	(void)opt;
+	if (dw_parse_ull(arg, 10, 1, DUNWIND_MAX_RING_PAGES, &v)) {
+		fprintf(stderr, "dunwind %s: -m wants a number from 1 to %u, not '%s'\n", cmd,
+			DUNWIND_MAX_RING_PAGES, arg);
+		return -EINVAL;
+	}
+	if (v & (v - 1)) {
+		fprintf(stderr, "dunwind %s: -m wants a power of two, not %llu\n", cmd, v);
+		return -EINVAL;
+	}
+	o->pages = (unsigned int)v;
+	return 0;
+}
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
+static const struct dw_option record_options[] = {
+	{ .type = DW_OPT_CALLBACK, .short_name = 'e', .long_name = "event", .argh = "EVENT",
+	  .cb = opt_event, .values = dw_event_names,
+	  .help = "what drives sampling, cpu-clock by default; hardware events need a PMU" },
+	OPT_ULL('F', "freq", struct record_opts, freq, "HZ", 1, 1000000,
+		"samples per second of CPU time, or of events (default 999)"),
+	OPT_ULL('c', "count", struct record_opts, period, "N", 1, ULLONG_MAX,
+		"or: one sample per N ns of CPU time (the clocks) or per N events "
+		"(hardware events)"),
+	OPT_STRING('o', "output", struct record_opts, output, "FILE",
+		   "capture file (default dunwind.data)"),
+	OPT_CALLBACK('m', "mmap-pages", "N", opt_pages,
+		     "ring data pages, a power of two (default "
+		     XSTR(DUNWIND_DEFAULT_RING_PAGES) ")"),
+	OPT_UINT(0, "max-stack", struct record_opts, max_stack, "N", 1,
+		 DUNWIND_MAX_USER_FRAMES,
+		 "user frames per stack (default " XSTR(DUNWIND_DEFAULT_USER_FRAMES) ", max "
+		 XSTR(DUNWIND_MAX_USER_FRAMES) ")"),
+	OPT_BOOL(0, "fp-only", struct record_opts, fp_only,
+		 "walk user stacks with frame pointers only"),
+	OPT_BOOL(0, "no-gen-sframe", struct record_opts, no_gen,
+		 "do not generate SFrame tables for libraries that lack .sframe (libc...) "
+		 "from their .eh_frame"),
+	OPT_BOOL(0, "no-kallsyms", struct record_opts, no_ksyms,
+		 "do not store the kernel symbols in the capture"),
+	OPT_INT('p', "pid", struct record_opts, pid, "PID", 1, INT_MAX,
+		"profile this process (all its threads)"),
+	OPT_INT('t', "tid", struct record_opts, tid, "TID", 1, INT_MAX,
+		"profile this thread only"),
+	OPT_STRING(0, "device", struct record_opts, device, "PATH",
+		   "device node (default " DUNWIND_DEVICE ")"),
+	OPT_END(),
+};
+
+const struct dw_cmd_help dw_record_help = {
+	.name = "record",
+	.summary = "profile a command or process, write dunwind.data",
+	.usage = (const char *const[]){
+		"record [options] (-p PID | -t TID | [--] CMD [ARGS...])", NULL
+	},
+	.doc = "Samples the target with the dunwind module (/dev/dunwind) and writes every "
+	       "record of its ring to a capture file: samples with their kernel stacks, the "
+	       "user stacks the module walked when the threads returned to user space, "
+	       "mappings with build-ids, thread names and a snapshot of the kernel symbols the "
+	       "samples need. With a command, its exit status is dunwind's. Libraries without "
+	       ".sframe get SFrame tables generated from their .eh_frame (cached) unless "
+	       "--no-gen-sframe.",
+	.options = record_options,
+	.flags = DW_PARSE_STOP_AT_NON_OPTION,
 };
 
 struct record_state {
@@ -114,46 +203,6 @@ static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig)
 {
 	stop_signal = sig;
-}
-
-static void record_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: dunwind record [options] (-p PID | -t TID | [--] CMD [ARGS...])\n"
-		"  -e, --event EVENT      what drives sampling: %s\n"
-		"                         (default cpu-clock; hardware events need a PMU)\n"
-		"  -F, --freq HZ          samples per second of CPU time, or of events\n"
-		"                         (default 999)\n"
-		"  -c, --count N          or: one sample per N ns of CPU time (the clocks)\n"
-		"                         or per N events (hardware events)\n"
-		"  -o, --output FILE      capture file (default dunwind.data)\n"
-		"  -m, --mmap-pages N     ring data pages, a power of two (default %u)\n"
-		"      --max-stack N      user frames per stack (default %u, max %u)\n"
-		"      --fp-only          walk user stacks with frame pointers only\n"
-		"      --no-gen-sframe    do not generate SFrame tables for libraries that\n"
-		"                         lack .sframe (libc...) from their .eh_frame\n"
-		"      --no-kallsyms      do not store the kernel symbols in the capture\n"
-		"  -p, --pid PID          profile this process (all its threads)\n"
-		"  -t, --tid TID          profile this thread only\n"
-		"      --device PATH      device node (default %s)\n",
-		dw_event_names(), DUNWIND_DEFAULT_RING_PAGES, DUNWIND_DEFAULT_USER_FRAMES,
-		DUNWIND_MAX_USER_FRAMES, DUNWIND_DEVICE);
-}
-
-/* Parse a decimal number in [min, max] into *v; 0 or -1 with a message. */
-static int parse_num(const char *opt, const char *s, unsigned long long min,
-		     unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || *v < min || *v > max) {
-		fprintf(stderr, "dunwind record: %s wants a number from %llu to %llu, not '%s'\n",
-			opt, min, max, s);
-		return -1;
-	}
-	return 0;
 }
 
 /* A plain error about @what (a file, a system call). */
@@ -671,103 +720,25 @@ out:
  */
 int dw_cmd_record(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "max-stack", required_argument, NULL, 'S' },
-		{ "fp-only", no_argument, NULL, 'f' },
-		{ "no-gen-sframe", no_argument, NULL, 'G' },
-		{ "no-kallsyms", no_argument, NULL, 'K' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "device", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct record_opts o = { .freq = 999, .output = "dunwind.data" };
-	unsigned long long v;
-	int c, targets, freq_set = 0;
+	struct record_opts o = { .output = "dunwind.data" };
+	int r, targets;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:F:c:o:m:p:t:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			o.event = dw_event_parse(optarg);
-			if (o.event < 0) {
-				fprintf(stderr, "dunwind record: unknown event '%s': one of %s\n",
-					optarg, dw_event_names());
-				return 2;
-			}
-			break;
-		case 'F':
-			if (parse_num("-F", optarg, 1, 1000000, &o.freq))
-				return 2;
-			freq_set = 1;
-			break;
-		case 'c':
-			if (parse_num("-c", optarg, 1, ULLONG_MAX, &o.period))
-				return 2;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'm':
-			if (parse_num("-m", optarg, 1, DUNWIND_MAX_RING_PAGES, &v))
-				return 2;
-			if (v & (v - 1)) {
-				fprintf(stderr,
-					"dunwind record: -m wants a power of two, not %llu\n", v);
-				return 2;
-			}
-			o.pages = (unsigned int)v;
-			break;
-		case 'S':
-			if (parse_num("--max-stack", optarg, 1, DUNWIND_MAX_USER_FRAMES, &v))
-				return 2;
-			o.max_stack = (unsigned int)v;
-			break;
-		case 'f':
-			o.fp_only = 1;
-			break;
-		case 'G':
-			o.no_gen = 1;
-			break;
-		case 'K':
-			o.no_ksyms = 1;
-			break;
-		case 'p':
-		case 't':
-			if (parse_num(c == 'p' ? "-p" : "-t", optarg, 1, INT_MAX, &v))
-				return 2;
-			*(c == 'p' ? &o.pid : &o.tid) = (int)v;
-			break;
-		case 'D':
-			o.device = optarg;
-			break;
-		case 'h':
-			record_usage(stdout);
-			return 0;
-		default:
-			record_usage(stderr);
-			return 2;
-		}
-	}
-	if (o.period && freq_set) {
+	r = dw_parse_options(argc, argv, &dw_record_help, &o);
+	if (r < 0)
+		return dw_opt_exit(r);
+	if (o.period && o.freq) {
 		fprintf(stderr, "dunwind record: give -F HZ or -c N, not both\n");
 		return 2;
 	}
-	if (o.period)
-		o.freq = 0;
-	if (optind < argc)
-		o.cmd = argv + optind;
+	if (!o.period && !o.freq)
+		o.freq = 999;
+	if (r < argc)
+		o.cmd = argv + r;
 	targets = !!o.pid + !!o.tid + !!o.cmd;
 	if (targets != 1) {
 		fprintf(stderr,
 			"dunwind record: give exactly one target: -p PID, -t TID or a command\n");
-		record_usage(stderr);
+		dw_options_usage(stderr, &dw_record_help);
 		return 2;
 	}
 	return do_record(&o);

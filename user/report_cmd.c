@@ -17,49 +17,109 @@
 #include "analyze/profile.h"
 #include "output/report.h"
 #include "output/speedscope.h"
+#include "util/num.h"
 
 enum report_format { FMT_TEXT, FMT_FOLDED, FMT_SPEEDSCOPE, FMT_PPROF, FMT_PERF };
 
-enum {
-	OPT_SORT = DW_OPT_FIRST_OWN,
-	OPT_FOLDED,
-	OPT_FORMAT,
-	OPT_PERCENT,
-	OPT_MAX_ROWS,
-	OPT_MAX_DEPTH,
-	OPT_NO_TREE,
+static const char *const format_names[] = {
+	"text", "folded", "speedscope", "pprof", "perf"
 };
 
-static void report_usage(FILE *f)
+struct report_args {
+	struct dw_common_args c;
+	struct dw_report_opts ro;
+	int fmt;			/* enum report_format */
+	const char *output;
+};
+
+static const char *format_values(void)
 {
-	fprintf(f, "usage: dunwind report [options]\n" DW_COMMON_USAGE
-		"  -s, --sort KEY         order functions by self (default), total, samples,\n"
-		"                         or name\n"
-		"      --folded           folded stacks (same as --format folded)\n"
-		"  -F, --format FMT       text (default), folded, speedscope, pprof or perf\n"
-		"                         (perf.data for perf report/script; needs -o)\n"
-		"  -o, --output FILE      write there (default stdout; pprof: a file or a pipe)\n"
-		"      --percent-limit P  hide functions and tree nodes under P %% (default 0.5)\n"
-		"      --max-rows N       list at most N functions (default 40, 0: all)\n"
-		"      --max-depth N      call tree levels (default 0: all)\n"
-		"      --no-tree          no call trees\n");
+	return "text, folded, speedscope, pprof, perf";
 }
 
-static int parse_uint(const char *opt, const char *s, unsigned int *v)
+static const char *sort_values(void)
 {
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || n > 1000000) {
-		fprintf(stderr, "dunwind report: %s wants a number from 0 to 1000000, not '%s'\n",
-			opt, s);
-		return -1;
-	}
-	*v = (unsigned int)n;
-	return 0;
+	return "self, total, samples, name";
 }
+
+static int opt_format(const struct dw_option *opt, const char *arg, void *args,
+		      const char *cmd)
+{
+	struct report_args *a = args;
+	int i;
+
+	(void)opt;
+	for (i = 0; i < (int)(sizeof(format_names) / sizeof(format_names[0])); i++)
+		if (!strcmp(arg, format_names[i])) {
+			a->fmt = i;
+			return 0;
+		}
+	fprintf(stderr, "dunwind %s: --format wants %s, not '%s'\n", cmd, format_values(), arg);
+	return -EINVAL;
+}
+
+static int opt_sort(const struct dw_option *opt, const char *arg, void *args, const char *cmd)
+{
+	struct report_args *a = args;
+
+	(void)opt;
+	if (!dw_report_parse_sort(arg, &a->ro.sort))
+		return 0;
+	fprintf(stderr, "dunwind %s: --sort wants %s, not '%s'\n", cmd, sort_values(), arg);
+	return -EINVAL;
+}
+
+static int opt_percent(const struct dw_option *opt, const char *arg, void *args,
+		       const char *cmd)
+{
+	struct report_args *a = args;
+
+	(void)opt;
+	if (!dw_parse_double(arg, 0, 100, &a->ro.percent_limit))
+		return 0;
+	fprintf(stderr, "dunwind %s: --percent-limit wants a number from 0 to 100, not '%s'\n",
+		cmd, arg);
+	return -EINVAL;
+}
+
+static const struct dw_option report_options[] = {
+	DW_COMMON_OPTIONS(struct report_args),
+	{ .type = DW_OPT_CALLBACK, .short_name = 's', .long_name = "sort", .argh = "KEY",
+	  .cb = opt_sort, .values = sort_values,
+	  .help = "order functions by KEY, self by default" },
+	OPT_SET_INT(0, "folded", struct report_args, fmt, FMT_FOLDED,
+		    "folded stacks (same as --format folded)"),
+	{ .type = DW_OPT_CALLBACK, .long_name = "format", .argh = "FMT", .cb = opt_format,
+	  .values = format_values,
+	  .help = "output format, text by default; perf writes perf.data for perf report "
+		  "and perf script (needs -o)" },
+	/* -F was --format's short name; record's -F is the frequency: it goes. */
+	{ .type = DW_OPT_CALLBACK, .short_name = 'F', .argh = "FMT", .cb = opt_format,
+	  .flags = DW_OPTF_HIDDEN, .help = "old name of --format" },
+	OPT_STRING('o', "output", struct report_args, output, "FILE",
+		   "write there (default stdout; pprof: a file or a pipe)"),
+	OPT_CALLBACK(0, "percent-limit", "P", opt_percent,
+		     "hide functions and tree nodes under P % (default 0.5)"),
+	OPT_UINT(0, "max-rows", struct report_args, ro.max_rows, "N", 0, 1000000,
+		 "list at most N functions (default 40, 0: all)"),
+	OPT_UINT(0, "max-depth", struct report_args, ro.max_depth, "N", 0, 1000000,
+		 "call tree levels (default 0: all)"),
+	OPT_BOOL(0, "no-tree", struct report_args, ro.no_tree, "no call trees"),
+	OPT_END(),
+};
+
+const struct dw_cmd_help dw_report_help = {
+	.name = "report",
+	.summary = "top functions, call trees; folded, speedscope, pprof, perf.data",
+	.usage = (const char *const[]){ "report [options]", NULL },
+	.doc = "Reads a capture (dunwind record) and prints a summary, the functions with "
+	       "the most samples and call trees, or writes the profile as folded stacks, "
+	       "speedscope JSON, gzipped pprof or perf.data. The old short name of --format, "
+	       "-F, is still accepted for now; it goes, as record's -F is the sampling "
+	       "frequency.",
+	.options = report_options,
+	.flags = DW_PARSE_NO_ARGS,
+};
 
 /*
  * perf.data's kernel symbols: OUTPUT.kallsyms, for perf's --kallsyms (the
@@ -151,99 +211,18 @@ static int do_report(const char *input, const struct dw_prof_opts *po,
  */
 int dw_cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		DW_COMMON_LONGOPTS,
-		{ "sort", required_argument, NULL, 's' },
-		{ "folded", no_argument, NULL, OPT_FOLDED },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "percent-limit", required_argument, NULL, OPT_PERCENT },
-		{ "max-rows", required_argument, NULL, OPT_MAX_ROWS },
-		{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
-		{ "no-tree", no_argument, NULL, OPT_NO_TREE },
-		{ 0 }
+	struct report_args a = {
+		.c = DW_COMMON_ARGS_INIT,
+		.ro = { .percent_limit = 0.5, .max_rows = 40 },
+		.fmt = FMT_TEXT,
 	};
-	struct dw_prof_opts po = { .user_symbols = 1 };
-	struct dw_report_opts ro = { .percent_limit = 0.5, .max_rows = 40 };
-	enum report_format fmt = FMT_TEXT;
-	const char *input = "dunwind.data", *output = NULL;
-	char *end;
-	int c, r;
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, DW_COMMON_SHORTOPTS "s:F:o:", longopts, NULL)) != -1) {
-		r = dw_common_opt("report", c, optarg, &po, &input);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		switch (c) {
-		case 's':
-			if (dw_report_parse_sort(optarg, &ro.sort)) {
-				fprintf(stderr, "dunwind report: --sort wants self, total, samples "
-					"or name, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case OPT_FOLDED:
-			fmt = FMT_FOLDED;
-			break;
-		case 'F':
-			if (!strcmp(optarg, "text"))
-				fmt = FMT_TEXT;
-			else if (!strcmp(optarg, "folded"))
-				fmt = FMT_FOLDED;
-			else if (!strcmp(optarg, "speedscope"))
-				fmt = FMT_SPEEDSCOPE;
-			else if (!strcmp(optarg, "pprof"))
-				fmt = FMT_PPROF;
-			else if (!strcmp(optarg, "perf"))
-				fmt = FMT_PERF;
-			else {
-				fprintf(stderr, "dunwind report: --format wants text, folded, "
-					"speedscope, pprof or perf, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_PERCENT:
-			errno = 0;
-			ro.percent_limit = strtod(optarg, &end);
-			if (errno || end == optarg || *end || ro.percent_limit < 0 ||
-			    ro.percent_limit > 100) {
-				fprintf(stderr, "dunwind report: --percent-limit wants a number "
-					"from 0 to 100, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case OPT_MAX_ROWS:
-			if (parse_uint("--max-rows", optarg, &ro.max_rows))
-				return 2;
-			break;
-		case OPT_MAX_DEPTH:
-			if (parse_uint("--max-depth", optarg, &ro.max_depth))
-				return 2;
-			break;
-		case OPT_NO_TREE:
-			ro.no_tree = 1;
-			break;
-		case 'h':
-			report_usage(stdout);
-			return 0;
-		default:
-			report_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "dunwind report: unexpected argument '%s'\n", argv[optind]);
-		report_usage(stderr);
-		return 2;
-	}
-	po.src = fmt == FMT_PPROF || fmt == FMT_SPEEDSCOPE;
-	ro.input = input;
-	ro.inline_frames = po.inline_frames;
-	return do_report(input, &po, &ro, fmt, output);
+	r = dw_parse_options(argc, argv, &dw_report_help, &a);
+	if (r < 0)
+		return dw_opt_exit(r);
+	a.c.po.src = a.fmt == FMT_PPROF || a.fmt == FMT_SPEEDSCOPE;
+	a.ro.input = a.c.input;
+	a.ro.inline_frames = a.c.po.inline_frames;
+	return do_report(a.c.input, &a.c.po, &a.ro, a.fmt, a.output);
 }

@@ -26,11 +26,28 @@
 #include "analyze/profile.h"
 #include "output/report.h"
 
-static void script_usage(FILE *f)
-{
-	fprintf(f, "usage: dunwind script [options]\n" DW_COMMON_USAGE
-		"      --show-summary     print the capture summary (as in report) on stderr\n");
-}
+struct script_args {
+	struct dw_common_args c;
+	int summary;
+};
+
+static const struct dw_option script_options[] = {
+	DW_COMMON_OPTIONS(struct script_args),
+	OPT_BOOL(0, "show-summary", struct script_args, summary,
+		 "print the capture summary (as in report) on stderr"),
+	OPT_END(),
+};
+
+const struct dw_cmd_help dw_script_help = {
+	.name = "script",
+	.summary = "print the stitched stacks of a capture (perf script style)",
+	.usage = (const char *const[]){ "script [options]", NULL },
+	.doc = "Prints one stack per sample, kernel frames first, then the user frames, in "
+	       "the text format of perf script, which FlameGraph's stackcollapse-perf.pl and "
+	       "speedscope read. Counts of samples, user stacks and lost records go to stderr.",
+	.options = script_options,
+	.flags = DW_PARSE_NO_ARGS,
+};
 
 static void print_loc(FILE *f, const struct dw_prof *p, const struct dw_prof_loc *l,
 		      int inline_frames)
@@ -123,38 +140,11 @@ static int do_script(const char *input, const struct dw_prof_opts *o, int show_s
  */
 int dw_cmd_script(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		DW_COMMON_LONGOPTS,
-		{ "show-summary", no_argument, NULL, DW_OPT_FIRST_OWN },
-		{ 0 }
-	};
-	struct dw_prof_opts o = { .user_symbols = 1 };
-	const char *input = "dunwind.data";
-	int c, r, summary = 0;
+	struct script_args a = { .c = DW_COMMON_ARGS_INIT };
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, DW_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		r = dw_common_opt("script", c, optarg, &o, &input);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		switch (c) {
-		case DW_OPT_FIRST_OWN:
-			summary = 1;
-			break;
-		case 'h':
-			script_usage(stdout);
-			return 0;
-		default:
-			script_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "dunwind script: unexpected argument '%s'\n", argv[optind]);
-		script_usage(stderr);
-		return 2;
-	}
-	return do_script(input, &o, summary);
+	r = dw_parse_options(argc, argv, &dw_script_help, &a);
+	if (r < 0)
+		return dw_opt_exit(r);
+	return do_script(a.c.input, &a.c.po, a.summary);
 }

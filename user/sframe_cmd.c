@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +27,11 @@
 #include "sframe.h"
 #include "sframe/sframe_enc.h"
 #include "sframe/sframe_gen.h"
+#include "util/num.h"
+#include "util/options.h"
 
 
-int dw_cmd_sframe(int argc, char **argv);
+#include "commands.h"
 
 struct sf_file {
 	__u8 *data;
@@ -364,25 +367,64 @@ static int dump_table(const struct dunwind_sframe_table *t, const char *secname)
 
 static int parse_u64(const char *s, __u64 *v)
 {
-	char *end;
+	unsigned long long n;
 
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return (errno || end == s || *end) ? -EINVAL : 0;
+	if (dw_parse_ull(s, 0, 0, ULLONG_MAX, &n))
+		return -EINVAL;
+	*v = n;
+	return 0;
 }
 
-static void usage(FILE *fp)
+static int opt_vaddr(const struct dw_option *opt, const char *arg, void *args, const char *cmd)
 {
-	fprintf(fp,
-		"usage: dunwind sframe dump   [--raw --vaddr ADDR] FILE\n"
-		"       dunwind sframe find   [--raw --vaddr ADDR] FILE PC...\n"
-		"       dunwind sframe encode [--raw --vaddr ADDR] --version 1|2|3\n"
-		"                             [--pcrel|--no-pcrel] -o OUT FILE\n"
-		"       dunwind sframe gen    [--version 2|3] [--abs] [--no-debug-frame] -o OUT FILE\n"
-		"FILE is an ELF file with .sframe, or with --raw a bare section mapped at ADDR.\n"
-		"gen writes a bare section generated from FILE's .eh_frame/.debug_frame and\n"
-		"prints the address it is relative to (use it with dump --raw --vaddr).\n");
+	struct sf_args *a = args;
+
+	(void)opt;
+	if (parse_u64(arg, &a->vaddr)) {
+		fprintf(stderr, "dunwind %s: --vaddr wants a number, got '%s'\n", cmd, arg);
+		return -EINVAL;
+	}
+	a->have_vaddr = 1;
+	return 0;
 }
+
+static const struct dw_option sframe_options[] = {
+	OPT_BOOL(0, "raw", struct sf_args, raw,
+		 "FILE is a bare SFrame section, not an ELF file (needs --vaddr)"),
+	OPT_CALLBACK(0, "vaddr", "ADDR", opt_vaddr,
+		     "with --raw: the address the section's first byte is mapped at"),
+	OPT_INT(0, "version", struct sf_args, version, "N", 1, 3,
+		"encode: the SFrame version to write (1, 2 or 3); gen: 2 or 3 (default 2)"),
+	OPT_SET_INT(0, "pcrel", struct sf_args, pcrel, 1,
+		    "encode: function starts relative to the field (v2 and v3; v3's default)"),
+	OPT_SET_INT(0, "no-pcrel", struct sf_args, pcrel, 0,
+		    "encode: function starts relative to the section"),
+	OPT_BIT(0, "abs", struct sf_args, gen_flags, DW_SFRAME_GEN_ABS,
+		"gen: function starts relative to the section, not PC-relative"),
+	OPT_BIT(0, "no-debug-frame", struct sf_args, gen_flags, DW_SFRAME_GEN_NO_DEBUG_FRAME,
+		"gen: read .eh_frame only, not .debug_frame"),
+	OPT_STRING('o', "output", struct sf_args, out, "OUT", "encode, gen: the file to write"),
+	OPT_END(),
+};
+
+const struct dw_cmd_help dw_sframe_help = {
+	.name = "sframe",
+	.summary = "dump, look up, encode or generate (from .eh_frame) SFrame tables",
+	.usage = (const char *const[]){
+		"sframe dump   [--raw --vaddr ADDR] FILE",
+		"sframe find   [--raw --vaddr ADDR] FILE PC...",
+		"sframe encode [--raw --vaddr ADDR] --version 1|2|3 [--pcrel|--no-pcrel] -o OUT FILE",
+		"sframe gen    [--version 2|3] [--abs] [--no-debug-frame] -o OUT FILE",
+		NULL
+	},
+	.doc = "FILE is an ELF file with .sframe (or a PT_GNU_SFRAME segment), or with --raw a "
+	       "bare section mapped at ADDR. dump prints the table like objdump --sframe; find "
+	       "prints the rules that hold at each PC; encode writes every row of FILE's table "
+	       "again in another version as a bare section. gen writes a bare section generated "
+	       "from FILE's .eh_frame/.debug_frame and prints the address it is relative to "
+	       "(use it with dump --raw --vaddr).",
+	.options = sframe_options,
+};
 
 static int parse_args(int argc, char **argv, struct sf_args *a, int want_pcs)
 {
@@ -390,49 +432,21 @@ static int parse_args(int argc, char **argv, struct sf_args *a, int want_pcs)
 
 	memset(a, 0, sizeof(*a));
 	a->pcrel = -1;
-	for (i = 0; i < argc; i++) {
-		const char *s = argv[i];
-
-		if (!strcmp(s, "--raw")) {
-			a->raw = 1;
-		} else if (!strcmp(s, "--vaddr") && i + 1 < argc) {
-			if (parse_u64(argv[++i], &a->vaddr)) {
-				fprintf(stderr,
-					"dunwind sframe: --vaddr wants a number, got '%s'\n",
-					argv[i]);
-				return -EINVAL;
-			}
-			a->have_vaddr = 1;
-		} else if (!strcmp(s, "--version") && i + 1 < argc) {
-			a->version = atoi(argv[++i]);
-		} else if (!strcmp(s, "--pcrel")) {
-			a->pcrel = 1;
-		} else if (!strcmp(s, "--no-pcrel")) {
-			a->pcrel = 0;
-		} else if (!strcmp(s, "--abs")) {
-			a->gen_flags |= DW_SFRAME_GEN_ABS;
-		} else if (!strcmp(s, "--no-debug-frame")) {
-			a->gen_flags |= DW_SFRAME_GEN_NO_DEBUG_FRAME;
-		} else if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc) {
-			a->out = argv[++i];
-		} else if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "dunwind sframe: unknown option '%s'\n", s);
-			usage(stderr);
-			return -EINVAL;
-		} else if (!a->file) {
-			a->file = s;
-		} else if (want_pcs) {
-			a->pcs = argv + i;
-			a->npcs = argc - i;
-			break;
-		} else {
-			fprintf(stderr, "dunwind sframe: unexpected argument '%s'\n", s);
-			return -EINVAL;
-		}
+	i = dw_parse_options(argc, argv, &dw_sframe_help, a);
+	if (i < 0)
+		return i;
+	if (i < argc)
+		a->file = argv[i++];
+	if (want_pcs && i < argc) {
+		a->pcs = argv + i;
+		a->npcs = argc - i;
+	} else if (i < argc) {
+		fprintf(stderr, "dunwind sframe: unexpected argument '%s'\n", argv[i]);
+		return -EINVAL;
 	}
 	if (!a->file) {
 		fprintf(stderr, "dunwind sframe: missing FILE\n");
-		usage(stderr);
+		dw_options_usage(stderr, &dw_sframe_help);
 		return -EINVAL;
 	}
 	if (a->raw && !a->have_vaddr) {
@@ -450,8 +464,9 @@ static int do_dump(int argc, char **argv)
 	struct sf_file f;
 	int err;
 
-	if (parse_args(argc, argv, &a, 0))
-		return 2;
+	err = parse_args(argc, argv, &a, 0);
+	if (err)
+		return dw_opt_exit(err);
 	err = load(&a, &f, &t);
 	if (!err) {
 		err = dump_table(&t, f.name);
@@ -476,8 +491,9 @@ static int do_find(int argc, char **argv)
 	char cfa[48], ra[48], fp[48];
 	int err, i, bad = 0;
 
-	if (parse_args(argc, argv, &a, 1))
-		return 2;
+	err = parse_args(argc, argv, &a, 1);
+	if (err)
+		return dw_opt_exit(err);
 	if (!a.npcs) {
 		fprintf(stderr, "dunwind sframe find: give one or more PCs after FILE\n");
 		return 2;
@@ -582,8 +598,9 @@ static int do_encode(int argc, char **argv)
 	FILE *fp;
 	int err;
 
-	if (parse_args(argc, argv, &a, 0))
-		return 2;
+	err = parse_args(argc, argv, &a, 0);
+	if (err)
+		return dw_opt_exit(err);
 	if (a.version < 1 || a.version > 3 || !a.out) {
 		fprintf(stderr, "dunwind sframe encode: give --version 1, 2 or 3 and -o OUT\n");
 		return 2;
@@ -645,8 +662,9 @@ static int do_gen(int argc, char **argv)
 	FILE *out;
 	int err;
 
-	if (parse_args(argc, argv, &a, 0))
-		return 2;
+	err = parse_args(argc, argv, &a, 0);
+	if (err)
+		return dw_opt_exit(err);
 	if (!a.out || a.raw || (a.version && a.version != 2 && a.version != 3)) {
 		fprintf(stderr, "dunwind sframe gen: wants -o OUT, an ELF FILE and --version 2 or 3\n");
 		return 2;
@@ -680,19 +698,27 @@ static int do_gen(int argc, char **argv)
  */
 int dw_cmd_sframe(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	if (argc < 2) {
+		dw_options_usage(stderr, &dw_sframe_help);
+		return 2;
+	}
+	if (argv[1][0] == '-') {	/* -h, --list-opts */
+		int r = dw_parse_options(argc, argv, &dw_sframe_help, &(struct sf_args){ 0 });
+
+		if (r >= 0 && r < argc)
+			fprintf(stderr, "dunwind sframe: give the verb first: dump, find, encode "
+				"or gen\n");
+		return r < 0 ? dw_opt_exit(r) : 2;
 	}
 	if (!strcmp(argv[1], "dump"))
-		return do_dump(argc - 2, argv + 2);
+		return do_dump(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "find"))
-		return do_find(argc - 2, argv + 2);
+		return do_find(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "encode"))
-		return do_encode(argc - 2, argv + 2);
+		return do_encode(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "gen"))
-		return do_gen(argc - 2, argv + 2);
-	fprintf(stderr, "dunwind sframe: unknown verb '%s' (dump, find, encode)\n", argv[1]);
-	usage(stderr);
+		return do_gen(argc - 1, argv + 1);
+	fprintf(stderr, "dunwind sframe: unknown verb '%s' (dump, find, encode, gen)\n", argv[1]);
+	dw_options_usage(stderr, &dw_sframe_help);
 	return 2;
 }

@@ -370,7 +370,7 @@ int main(void)
 		   strstr(text, "100.00%  100.00%        3  dw_report_test_leaf ["),
 		   "report --inline: the leaf has 100%% self");
 		free(text);
-		rc = sh("%s report -i elf.data -F pprof -o elf.pb.gz 2>/dev/null && "
+		rc = sh("%s report -i elf.data --format pprof -o elf.pb.gz 2>/dev/null && "
 			"gzip -dc elf.pb.gz | grep -a -q report_test.c", bin);
 		ok(rc == 0, "pprof names the source file from DWARF");
 		rc = sh("%s flamegraph -i elf.data -o elf.svg 2>/dev/null && "
@@ -400,6 +400,8 @@ int main(void)
 	free(text);
 	ok(sh("%s report -i capture --sort bogus 2>/dev/null", bin) == 2, "--sort bogus: exit 2");
 	ok(sh("%s report -i capture --format xml 2>/dev/null", bin) == 2, "--format xml: exit 2");
+	ok(sh("%s report -i capture -F folded >/dev/null 2>&1", bin) == 0,
+	   "-F, the old name of --format, still works");
 	ok(sh("%s report -i capture --pid x 2>/dev/null", bin) == 2, "--pid x: exit 2");
 
 	unlink(perfmap);
