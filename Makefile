@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # dunwind: the human front end.  The module's Kbuild is kmod/Kbuild.
 #
-#   make            module (out/kmod/KVER/kmod/dunwind.ko) and user tools (user/dunwind)
+#   make            module (out/kmod/KVER/kmod/dunwind.ko) and user tools (out/dunwind)
 #   make module KERNEL=6.1|6.12|7.2   the module for one of the tested kernels
 #                   (tools/kernel fetches that kernel first when needed)
 #   make check      install what is missing (apt), build, host unit tests,
@@ -84,16 +84,12 @@ install: all install-user
 
 # The man pages and the completion are generated from the option tables by 'make user'.
 install-user: user
-	install -D -m 755 user/dunwind $(DESTDIR)$(PREFIX)/bin/dunwind
+	install -D -m 755 out/dunwind $(DESTDIR)$(PREFIX)/bin/dunwind
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 out/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -D -m 644 out/completion/dunwind \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dunwind
 
+# Every build product is under out/.
 clean:
-	rm -rf out/kmod
-	-$(MAKE) -C user clean
-	-$(MAKE) -C lib clean
-	-$(MAKE) -C selftests clean
-	-$(MAKE) -C fuzz clean
-	-$(MAKE) -C bench clean
+	rm -rf out

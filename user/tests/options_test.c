@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Option tables (util/options.c): the parser on a table of every kind, and
- * for every command of the dunwind binary ($DUNWIND, default ./dunwind)
+ * for every command of the dunwind binary ($DUNWIND, default ../out/dunwind)
  * that -h, the man page in $DW_MAN (default ../out/man) and the bash
  * completion $DW_COMPLETION (default ../out/completion/dunwind) name every
  * option of its table (as 'dunwind CMD --list-opts' prints it).
@@ -240,7 +240,7 @@ static void troff_name(char *buf, size_t len, const char *opt)
 /* Every option 'dunwind CMD --list-opts' prints, checked against @what of each command. */
 static int check_commands(struct __test_metadata *_metadata, int what)
 {
-	const char *bin = env_or("DUNWIND", "./dunwind");
+	const char *bin = env_or("DUNWIND", "../out/dunwind");
 	char *cmds = run("%s --list-cmds%s", bin, ""), *cmd, *save = NULL;
 	char *completion = read_all(env_or("DW_COMPLETION", "../out/completion/dunwind"));
 	int checked = 0;
@@ -298,7 +298,7 @@ TEST(completion_names_every_option_of_every_command)
 
 TEST(version_names_the_abi)
 {
-	char *v = run("%s --version%s", env_or("DUNWIND", "./dunwind"), "");
+	char *v = run("%s --version%s", env_or("DUNWIND", "../out/dunwind"), "");
 
 	ASSERT_NE(NULL, v);
 	EXPECT_EQ(0, strncmp(v, "dunwind ", 8));

@@ -234,7 +234,7 @@ static int build_elf_capture(const char *path, int bad_id)
 int main(void)
 {
 	char cap[PATH_MAX + 32], path[PATH_MAX + 64];
-	const char *dunwind = getenv("DUNWIND") ? getenv("DUNWIND") : "./dunwind";
+	const char *dunwind = getenv("DUNWIND") ? getenv("DUNWIND") : "../out/dunwind";
 	size_t len;
 	char *text;
 	int rc;

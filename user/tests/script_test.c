@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * 'dunwind script' end to end: write a synthetic capture and kallsyms
- * file, run the dunwind binary ($DUNWIND, default ./dunwind) on them and
+ * file, run the dunwind binary ($DUNWIND, default ../out/dunwind) on them and
  * compare its output with the stacks written by hand below.
  */
 #include <errno.h>
@@ -68,7 +68,7 @@ static char *read_text(const char *path)
 /* Run dunwind with @args; its exit status, or -1. */
 static int run(const char *args)
 {
-	const char *bin = getenv("DUNWIND") ? getenv("DUNWIND") : "./dunwind";
+	const char *bin = getenv("DUNWIND") ? getenv("DUNWIND") : "../out/dunwind";
 	char cmd[1024];
 	int st;
 

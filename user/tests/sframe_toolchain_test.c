@@ -95,7 +95,7 @@ static void check(const struct toolchain *tc, const char *dunwind, const char *w
 
 int main(void)
 {
-	const char *dunwind = getenv("DUNWIND") ? getenv("DUNWIND") : "./dunwind";
+	const char *dunwind = getenv("DUNWIND") ? getenv("DUNWIND") : "../out/dunwind";
 	static const struct toolchain host = { "bookworm", "cc", "objdump", 1 };
 	static const struct toolchain unstable = {
 		"unstable", "../tools/toolchain cc -std=gnu17",
