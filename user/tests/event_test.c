@@ -3,32 +3,58 @@
 #include <errno.h>
 #include <string.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "capture/event.h"
 
-int main(void)
-{
-	static const char *const names[] = { "cpu-clock", "task-clock", "cycles",
-					      "instructions", "cache-misses", "branch-misses" };
-	unsigned int i, round_trip = 0;
+static const char *const names[] = { "cpu-clock", "task-clock", "cycles", "instructions",
+				     "cache-misses", "branch-misses" };
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		round_trip += dw_event_parse(names[i]) == (int)i &&
-			      !strcmp(dw_event_name(i), names[i]);
-	ok(round_trip == DUNWIND_EVENT_MAX, "every event's name parses back to it (%u of %d)",
-	   round_trip, DUNWIND_EVENT_MAX);
-	ok(dw_event_parse("cpu-clock") == DUNWIND_EVENT_CPU_CLOCK && DUNWIND_EVENT_CPU_CLOCK == 0,
-	   "cpu-clock is event 0, what older captures and configs hold");
-	ok(dw_event_parse("cycle") == -EINVAL && dw_event_parse("") == -EINVAL &&
-	   dw_event_parse("CPU-CLOCK") == -EINVAL, "unknown or misspelt names are -EINVAL");
-	ok(!strcmp(dw_event_name(DUNWIND_EVENT_MAX), "unknown-event"),
-	   "an event number past the known ones is named unknown-event");
-	ok(!dw_event_is_hw(DUNWIND_EVENT_CPU_CLOCK) && !dw_event_is_hw(DUNWIND_EVENT_TASK_CLOCK) &&
-	   dw_event_is_hw(DUNWIND_EVENT_CYCLES) && dw_event_is_hw(DUNWIND_EVENT_BRANCH_MISSES) &&
-	   !dw_event_is_hw(DUNWIND_EVENT_MAX), "the clocks are software, the rest hardware");
-	for (i = 0; i < DUNWIND_EVENT_MAX; i++)
-		if (!strstr(dw_event_names(), dw_event_name(i)))
-			break;
-	ok(i == DUNWIND_EVENT_MAX, "the help's list names every event");
-	return tap_done();
+TEST(every_event_name_parses_back_to_it)
+{
+	unsigned int i;
+
+	ASSERT_EQ(DUNWIND_EVENT_MAX, (int)(sizeof(names) / sizeof(names[0])));
+	for (i = 0; i < DUNWIND_EVENT_MAX; i++) {
+		EXPECT_EQ((int)i, dw_event_parse(names[i]));
+		EXPECT_STREQ(names[i], dw_event_name(i));
+	}
 }
+
+/* What older captures and configs hold. */
+TEST(cpu_clock_is_event_0)
+{
+	EXPECT_EQ(0, DUNWIND_EVENT_CPU_CLOCK);
+	EXPECT_EQ(DUNWIND_EVENT_CPU_CLOCK, dw_event_parse("cpu-clock"));
+}
+
+TEST(unknown_or_misspelt_names_are_einval)
+{
+	EXPECT_EQ(-EINVAL, dw_event_parse("cycle"));
+	EXPECT_EQ(-EINVAL, dw_event_parse(""));
+	EXPECT_EQ(-EINVAL, dw_event_parse("CPU-CLOCK"));
+}
+
+TEST(an_event_past_the_known_ones_is_unknown_event)
+{
+	EXPECT_STREQ("unknown-event", dw_event_name(DUNWIND_EVENT_MAX));
+}
+
+TEST(the_clocks_are_software_the_rest_hardware)
+{
+	EXPECT_FALSE(dw_event_is_hw(DUNWIND_EVENT_CPU_CLOCK));
+	EXPECT_FALSE(dw_event_is_hw(DUNWIND_EVENT_TASK_CLOCK));
+	EXPECT_TRUE(dw_event_is_hw(DUNWIND_EVENT_CYCLES));
+	EXPECT_TRUE(dw_event_is_hw(DUNWIND_EVENT_BRANCH_MISSES));
+	EXPECT_FALSE(dw_event_is_hw(DUNWIND_EVENT_MAX));
+}
+
+TEST(the_help_list_names_every_event)
+{
+	unsigned int i;
+
+	for (i = 0; i < DUNWIND_EVENT_MAX; i++)
+		EXPECT_NE(NULL, strstr(dw_event_names(), dw_event_name(i)))
+			TH_LOG("%s is not in '%s'", dw_event_name(i), dw_event_names());
+}
+
+TEST_HARNESS_MAIN
