@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/calltree.h"
+#include "util/array.h"
 
 #define DW_TREE_MAX_DEPTH	4096
 
@@ -60,15 +61,8 @@ static long child(struct dw_tree *t, struct child_ht *h, uint32_t parent, uint32
 		if (n->parent == parent && n->func == func)
 			return (long)h->slot[i] - 1;
 	}
-	if (t->nr == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 1024;
-		struct dw_tree_node *nn = realloc(t->nodes, ncap * sizeof(*nn));
-
-		if (!nn)
-			return -ENOMEM;
-		t->nodes = nn;
-		t->cap = ncap;
-	}
+	if (DW_ARRAY_RESERVE(t->nodes, t->cap, t->nr + 1, 1024))
+		return -ENOMEM;
 	n = &t->nodes[t->nr];
 	memset(n, 0, sizeof(*n));
 	n->func = func;

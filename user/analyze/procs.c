@@ -17,6 +17,7 @@
 #include "record.h"
 #include "analyze/procs.h"
 #include "symbols/symtab.h"
+#include "util/array.h"
 
 struct comm_entry {
 	__u32 tid;
@@ -82,15 +83,8 @@ static int add_comm(struct dw_procs *p, const struct dunwind_rec_comm *c)
 {
 	struct comm_entry *e;
 
-	if (p->nr_comms == p->cap_comms) {
-		size_t cap = p->cap_comms ? p->cap_comms * 2 : 64;
-
-		e = realloc(p->comms, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		p->comms = e;
-		p->cap_comms = cap;
-	}
+	if (DW_ARRAY_RESERVE(p->comms, p->cap_comms, p->nr_comms + 1, 64))
+		return -ENOMEM;
 	e = &p->comms[p->nr_comms++];
 	e->tid = c->tid;
 	e->time = c->time;

@@ -16,6 +16,7 @@
 
 #include "record.h"
 #include "analyze/stitch.h"
+#include "util/array.h"
 
 #define ARENA_CHUNK	(1U << 20)
 
@@ -119,16 +120,8 @@ static int add_sample(struct dw_stitch *st, const struct dunwind_rec_header *rec
 {
 	const struct dunwind_rec_sample *s;
 
-	if (st->nr_samples == st->cap_samples) {
-		size_t cap = st->cap_samples ? st->cap_samples * 2 : 4096;
-		const struct dunwind_rec_sample **n =
-			realloc(st->samples, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->samples = n;
-		st->cap_samples = cap;
-	}
+	if (DW_ARRAY_RESERVE(st->samples, st->cap_samples, st->nr_samples + 1, 4096))
+		return -ENOMEM;
 	s = arena_copy(st, rec, rec->size);
 	if (!s)
 		return -ENOMEM;

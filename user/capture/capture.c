@@ -16,15 +16,8 @@
 
 #include "record.h"
 #include "capture/capture.h"
-
-static __u64 clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	if (clock_gettime(id, &ts))
-		return 0;
-	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
-}
+#include "util/clock.h"
+#include "util/array.h"
 
 /* This boot's id from /proc: 0, or -1 if unavailable. */
 static int read_boot_id(__u8 id[16])
@@ -94,9 +87,9 @@ int dw_capture_create(struct dw_capture_writer *w, const char *path,
 	w->hdr.header_size = sizeof(w->hdr);
 	w->hdr.endian = DW_CAPTURE_ENDIAN;
 	w->hdr.page_size = ps > 0 ? (__u32)ps : 4096;
-	w->hdr.created_realtime_ns = clock_ns(CLOCK_REALTIME);
-	w->hdr.created_monotonic_ns = clock_ns(CLOCK_MONOTONIC);
-	w->hdr.created_boottime_ns = clock_ns(CLOCK_BOOTTIME);
+	w->hdr.created_realtime_ns = dw_clock_ns(CLOCK_REALTIME);
+	w->hdr.created_monotonic_ns = dw_clock_ns(CLOCK_MONOTONIC);
+	w->hdr.created_boottime_ns = dw_clock_ns(CLOCK_BOOTTIME);
 	if (read_boot_id(w->hdr.boot_id))
 		memset(w->hdr.boot_id, 0, sizeof(w->hdr.boot_id));
 	if (cfg) {
@@ -339,17 +332,10 @@ int dw_capture_open(struct dw_capture_reader *r, const char *path)
 	for (;;) {
 		ssize_t n;
 
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 1 << 16;
-			unsigned char *nbuf = realloc(buf, ncap);
-
-			if (!nbuf) {
-				err = -ENOMEM;
-				snprintf(r->err, sizeof(r->err), "out of memory");
-				goto out;
-			}
-			buf = nbuf;
-			cap = ncap;
+		if (DW_ARRAY_RESERVE(buf, cap, len + 1, 1 << 16)) {
+			err = -ENOMEM;
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			goto out;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)

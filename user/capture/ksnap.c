@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "capture/ksnap.h"
+#include "util/array.h"
 
 struct ksnap_part {
 	unsigned char *buf;	/* compressed bytes gathered so far */
@@ -152,15 +153,9 @@ static int ksnap_filter(char *text, size_t *len, const __u64 *ips, size_t nips)
 		char *nl = memchr(text + pos, '\n', *len - pos);
 		size_t end = nl ? (size_t)(nl - text) + 1 : *len;
 
-		if (n == cap) {
-			struct ksnap_line *nlp = realloc(l, (cap ? cap * 2 : 4096) * sizeof(*l));
-
-			if (!nlp) {
-				free(l);
-				return -ENOMEM;
-			}
-			l = nlp;
-			cap = cap ? cap * 2 : 4096;
+		if (DW_ARRAY_RESERVE(l, cap, n + 1, 4096)) {
+			free(l);
+			return -ENOMEM;
 		}
 		l[n].addr = strtoull(text + pos, NULL, 16);
 		l[n].off = pos;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "output/folded.h"
+#include "util/array.h"
 
 #define DW_FOLDED_MAX_FRAMES	4096
 
@@ -49,18 +50,8 @@ static int put(char **buf, size_t *len, size_t *cap, const char *s)
 {
 	size_t n = strlen(s);
 
-	if (*len + n + 1 > *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		char *nb;
-
-		while (ncap < *len + n + 1)
-			ncap *= 2;
-		nb = realloc(*buf, ncap);
-		if (!nb)
-			return -ENOMEM;
-		*buf = nb;
-		*cap = ncap;
-	}
+	if (DW_ARRAY_RESERVE(*buf, *cap, *len + n + 1, 256))
+		return -ENOMEM;
 	memcpy(*buf + *len, s, n + 1);
 	*len += n;
 	return 0;

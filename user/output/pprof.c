@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "output/pprof.h"
+#include "util/array.h"
 
 struct pb {
 	unsigned char *b;
@@ -27,19 +28,9 @@ static void pb_bytes(struct pb *pb, const void *data, size_t n)
 {
 	if (pb->err)
 		return;
-	if (pb->len + n > pb->cap) {
-		size_t ncap = pb->cap ? pb->cap * 2 : 4096;
-		unsigned char *nb;
-
-		while (ncap < pb->len + n)
-			ncap *= 2;
-		nb = realloc(pb->b, ncap);
-		if (!nb) {
-			pb->err = -ENOMEM;
-			return;
-		}
-		pb->b = nb;
-		pb->cap = ncap;
+	if (DW_ARRAY_RESERVE(pb->b, pb->cap, pb->len + n, 4096)) {
+		pb->err = -ENOMEM;
+		return;
 	}
 	memcpy(pb->b + pb->len, data, n);
 	pb->len += n;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sframe/sframe_enc.h"
+#include "util/array.h"
 
 struct enc_buf {
 	__u8 *p;
@@ -18,18 +19,8 @@ struct enc_buf {
 
 static int buf_put(struct enc_buf *b, const void *src, size_t n)
 {
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		__u8 *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
+	if (DW_ARRAY_RESERVE(b->p, b->cap, b->len + n, 256))
+		return -ENOMEM;
 	memcpy(b->p + b->len, src, n);
 	b->len += n;
 	return 0;

@@ -25,6 +25,8 @@
 #include "sframe.h"
 #include "sframe/sframe_enc.h"
 #include "sframe/sframe_gen.h"
+#include "util/clock.h"
+#include "util/array.h"
 
 #define GEN_REG_FP	6
 #define GEN_REG_SP	7
@@ -82,14 +84,6 @@ struct gen_ctx {
 	__u64 run_start, run_end;
 	size_t run_row0;
 };
-
-static __u64 gen_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
 
 /* Signed view of a DWARF operand that libdw stores unsigned. */
 static __s64 gen_s64(Dwarf_Word v)
@@ -264,15 +258,8 @@ static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sfram
 
 static int gen_push_row(struct gen_ctx *c, const struct dw_sframe_enc_row *e)
 {
-	if (c->nrows == c->cap_rows) {
-		size_t cap = c->cap_rows ? c->cap_rows * 2 : 4096;
-		void *p = realloc(c->rows, cap * sizeof(*c->rows));
-
-		if (!p)
-			return -ENOMEM;
-		c->rows = p;
-		c->cap_rows = cap;
-	}
+	if (DW_ARRAY_RESERVE(c->rows, c->cap_rows, c->nrows + 1, 4096))
+		return -ENOMEM;
 	c->rows[c->nrows++] = *e;
 	return 0;
 }
@@ -743,7 +730,7 @@ out:
 int dw_sframe_gen_fd(int fd, const struct dw_sframe_gen_opts *o, struct dw_sframe_gen_result *r)
 {
 	static const struct dw_sframe_gen_opts def;
-	__u64 t0 = gen_now_ns();
+	__u64 t0 = dw_now_ns();
 	Elf *elf;
 	int err;
 
@@ -764,7 +751,7 @@ int dw_sframe_gen_fd(int fd, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	else
 		err = gen_elf(elf, o, r);
 	elf_end(elf);
-	r->stats.gen_ns = gen_now_ns() - t0;
+	r->stats.gen_ns = dw_now_ns() - t0;
 	if (err) {
 		free(r->table);
 		r->table = NULL;

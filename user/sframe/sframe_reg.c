@@ -26,6 +26,8 @@
 #include "sframe.h"
 #include "sframe/sframe_gen.h"
 #include "sframe/sframe_reg.h"
+#include "util/clock.h"
+#include "util/maps.h"
 
 
 #define REG_CACHE_MAGIC		"DWSFRGEN"
@@ -61,14 +63,6 @@ struct reg_table {
 	__u64 sec_vaddr;
 	__u64 covered_bytes, exec_bytes;
 };
-
-static __u64 reg_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
 
 static __u64 reg_fnv1a(const __u8 *p, size_t n)
 {
@@ -336,9 +330,9 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 		}
 	}
 	if (cache) {
-		t0 = reg_now_ns();
+		t0 = dw_now_ns();
 		err = reg_cache_load(path, re, version, t);
-		res->load_ns = reg_now_ns() - t0;
+		res->load_ns = dw_now_ns() - t0;
 		if (!err) {
 			res->source = DW_SFRAME_SRC_CACHE;
 			return 0;
@@ -402,9 +396,9 @@ static int reg_fd(int dev_fd, int fd, const struct dw_sframe_reg_opts *o, int sk
 		reg.table = (__u64)(unsigned long)t.data;
 		reg.table_size = t.size;
 		reg.sec_vaddr = t.sec_vaddr;
-		t0 = reg_now_ns();
+		t0 = dw_now_ns();
 		err = ioctl(dev_fd, DUNWIND_IOC_SFRAME_REGISTER, &reg) ? -errno : 0;
-		res->reg_ns = reg_now_ns() - t0;
+		res->reg_ns = dw_now_ns() - t0;
 	}
 	free(t.data);
 	return err;
@@ -464,8 +458,7 @@ int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe
 }
 
 /* Open the file behind a mapping, checking it is the mapped one. */
-static int reg_open_mapped(int pid, unsigned long lo, unsigned long hi, const char *path,
-			   unsigned int maj, unsigned int min, unsigned long ino)
+static int reg_open_mapped(int pid, const struct dw_maps_line *l, const char *path)
 {
 	char alt[96];
 	struct stat st;
@@ -473,20 +466,20 @@ static int reg_open_mapped(int pid, unsigned long lo, unsigned long hi, const ch
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
-		if (!fstat(fd, &st) && st.st_ino == ino && major(st.st_dev) == maj &&
-		    minor(st.st_dev) == min)
+		if (!fstat(fd, &st) && st.st_ino == l->ino && major(st.st_dev) == l->dev_major &&
+		    minor(st.st_dev) == l->dev_minor)
 			return fd;
 		close(fd);
 	}
 	/* Deleted, replaced, or in another mount namespace. */
-	snprintf(alt, sizeof(alt), "/proc/%d/map_files/%lx-%lx", pid, lo, hi);
+	snprintf(alt, sizeof(alt), "/proc/%d/map_files/%llx-%llx", pid, l->start, l->end);
 	fd = open(alt, O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
 struct reg_seen {
 	unsigned int maj, min;
-	unsigned long ino;
+	unsigned long long ino;
 };
 
 /**
@@ -509,13 +502,11 @@ int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts 
 	static const struct dw_sframe_reg_opts def;
 	struct reg_seen *seen = NULL;
 	struct dw_sframe_reg_file *f;
-	unsigned long lo, hi, off, ino;
-	unsigned int maj, min, i, nseen = 0;
-	char *line = NULL, perms[8], mpath[4096];
-	size_t cap = 0, len;
-	__u64 t0 = reg_now_ns();
-	FILE *maps;
-	int err = 0, n, fd;
+	const struct dw_maps_line *l;
+	struct dw_proc_maps maps;
+	unsigned int i, nseen = 0;
+	__u64 t0 = dw_now_ns();
+	int err = 0, fd;
 
 	memset(res, 0, sizeof(*res));
 	if (!o)
@@ -523,19 +514,15 @@ int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts 
 	err = reg_check_opts(o);
 	if (err)
 		return err;
-	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", pid);
-	maps = fopen(mpath, "re");
-	if (!maps)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while (getline(&line, &cap, maps) > 0) {
-		n = 0;
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perms, &off, &maj, &min,
-			   &ino, &n) < 7 || !n || !strchr(perms, 'x') || !ino || line[n] != '/')
+	err = dw_proc_maps_open(&maps, pid);
+	if (err)
+		return err == -ENOENT ? -ESRCH : err;
+	while ((l = dw_proc_maps_next(&maps))) {
+		if (!strchr(l->perms, 'x') || !l->ino || l->path[0] != '/')
 			continue;
-		len = strcspn(line + n, "\n");
-		line[n + len] = 0;
 		for (i = 0; i < nseen; i++)
-			if (seen[i].ino == ino && seen[i].maj == maj && seen[i].min == min)
+			if (seen[i].ino == l->ino && seen[i].maj == l->dev_major &&
+			    seen[i].min == l->dev_minor)
 				break;
 		if (i < nseen)
 			continue;
@@ -554,19 +541,19 @@ int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts 
 				break;
 			}
 		}
-		seen[nseen].maj = maj;
-		seen[nseen].min = min;
-		seen[nseen].ino = ino;
+		seen[nseen].maj = l->dev_major;
+		seen[nseen].min = l->dev_minor;
+		seen[nseen].ino = l->ino;
 		nseen++;
 		f = &res->files[res->nfiles++];
 		memset(f, 0, sizeof(*f));
-		f->path = strdup(line + n);
+		f->path = strdup(l->path);
 		if (!f->path) {
 			res->nfiles--;
 			err = -ENOMEM;
 			break;
 		}
-		fd = reg_open_mapped(pid, lo, hi, f->path, maj, min, ino);
+		fd = reg_open_mapped(pid, l, f->path);
 		if (fd < 0) {
 			f->err = fd;
 		} else {
@@ -593,10 +580,9 @@ int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts 
 			break;
 		}
 	}
-	free(line);
 	free(seen);
-	fclose(maps);
-	res->total_ns = reg_now_ns() - t0;
+	dw_proc_maps_close(&maps);
+	res->total_ns = dw_now_ns() - t0;
 	return err;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "symbols/kallsyms.h"
+#include "util/array.h"
 
 /* The last symbol has no successor: accept this much past its start. */
 #define DW_KSYM_LAST_SPAN	4096
@@ -38,18 +39,8 @@ static long add_str(struct dw_kallsyms *k, const char *s)
 	size_t len = strlen(s) + 1;
 	long at;
 
-	if (k->names_len + len > k->names_cap) {
-		size_t cap = k->names_cap ? k->names_cap * 2 : 1 << 16;
-		char *n;
-
-		while (cap < k->names_len + len)
-			cap *= 2;
-		n = realloc(k->names, cap);
-		if (!n)
-			return -1;
-		k->names = n;
-		k->names_cap = cap;
-	}
+	if (DW_ARRAY_RESERVE(k->names, k->names_cap, k->names_len + len, 1 << 16))
+		return -1;
 	memcpy(k->names + k->names_len, s, len);
 	at = (long)k->names_len;
 	k->names_len += len;
@@ -92,15 +83,8 @@ static struct dw_kallsyms *kallsyms_read(FILE *f)
 			nonzero = 1;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (k->nr == cap) {
-			size_t ncap = cap ? cap * 2 : 4096;
-			struct dw_ksym *s = realloc(k->syms, ncap * sizeof(*s));
-
-			if (!s)
-				goto nomem;
-			k->syms = s;
-			cap = ncap;
-		}
+		if (DW_ARRAY_RESERVE(k->syms, cap, k->nr + 1, 4096))
+			goto nomem;
 		noff = add_str(k, name);
 		if (n == 4)
 			moff = add_str(k, mod);
@@ -201,15 +185,8 @@ int dw_kallsyms_add_modules(struct dw_kallsyms *k, const char *text, size_t len)
 			line[n] = '\0';
 			if (sscanf(line, "%127s %llu %*s %*s %*s %llx", name, &size, &addr) == 3 &&
 			    addr && size && addr + size > addr) {
-				if (k->nr_mods == cap) {
-					size_t ncap = cap ? cap * 2 : 64;
-					struct dw_kmod *m = realloc(k->mods, ncap * sizeof(*m));
-
-					if (!m)
-						return -ENOMEM;
-					k->mods = m;
-					cap = ncap;
-				}
+				if (DW_ARRAY_RESERVE(k->mods, cap, k->nr_mods + 1, 64))
+					return -ENOMEM;
 				noff = add_str(k, name);
 				if (noff < 0)
 					return -ENOMEM;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "symbols/perfmap.h"
+#include "util/array.h"
 
 struct pm_sym {
 	uint64_t start, size;
@@ -53,15 +54,8 @@ static struct dw_perfmap *pm_read(FILE *f)
 		name[strcspn(name, "\n")] = '\0';
 		if (!*name)
 			continue;
-		if (m->nr == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct pm_sym *s = realloc(m->syms, ncap * sizeof(*s));
-
-			if (!s)
-				goto nomem;
-			m->syms = s;
-			cap = ncap;
-		}
+		if (DW_ARRAY_RESERVE(m->syms, cap, m->nr + 1, 64))
+			goto nomem;
 		m->syms[m->nr].name = strdup(name);
 		if (!m->syms[m->nr].name)
 			goto nomem;

@@ -22,6 +22,8 @@
 
 #include "symbols/dso.h"
 #include "symbols/symtab.h"
+#include "util/maps.h"
+#include "util/array.h"
 
 /* Mapped paths, owned by the set. */
 struct dw_path {
@@ -90,11 +92,11 @@ static int map_cmp(const void *a, const void *b)
  */
 struct dw_maps *dw_maps_load(int pid)
 {
+	const struct dw_maps_line *l;
+	struct dw_proc_maps it;
 	struct dw_maps *m;
 	size_t cap = 0;
-	char path[64], *line = NULL;
-	size_t line_cap = 0;
-	FILE *f;
+	int err;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		errno = ENOSYS;
@@ -102,60 +104,41 @@ struct dw_maps *dw_maps_load(int pid)
 	}
 	if (pid == 0)
 		pid = getpid();
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
+	err = dw_proc_maps_open(&it, pid);
+	if (err) {
+		errno = -err;
 		return NULL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		goto fail;
-	while (getline(&line, &line_cap, f) > 0) {
-		unsigned long long start, end, off;
-		char perms[8], *file, *nl;
-		int pos = 0;
+	while ((l = dw_proc_maps_next(&it))) {
+		struct dw_map *map;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off,
-			   &pos) < 4 || !pos)
+		if (!strchr(l->perms, 'x'))
 			continue;
-		if (!strchr(perms, 'x') || start >= end)
-			continue;
-		file = line + pos;
-		nl = strchr(file, '\n');
-		if (nl)
-			*nl = '\0';
-		nl = strstr(file, " (deleted)");
-		if (nl && !nl[10])
-			*nl = '\0';
-		if (m->nr_maps == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct dw_map *n = realloc(m->maps, ncap * sizeof(*n));
-
-			if (!n)
+		if (DW_ARRAY_RESERVE(m->maps, cap, m->nr_maps + 1, 64))
+			goto fail;
+		map = &m->maps[m->nr_maps];
+		*map = (struct dw_map){ .start = l->start, .end = l->end, .offset = l->offset };
+		if (l->path[0] == '/') {
+			map->dso = live_dso(pid, l->path);
+			map->path = keep_path(m, l->path);
+			if (!map->dso || !map->path)
 				goto fail;
-			m->maps = n;
-			cap = ncap;
-		}
-		m->maps[m->nr_maps] = (struct dw_map){ .start = start, .end = end, .offset = off };
-		if (file[0] == '/') {
-			m->maps[m->nr_maps].dso = live_dso(pid, file);
-			m->maps[m->nr_maps].path = keep_path(m, file);
-			if (!m->maps[m->nr_maps].dso || !m->maps[m->nr_maps].path)
-				goto fail;
-		} else if (file[0]) {
-			m->maps[m->nr_maps].path = keep_path(m, file);
-			if (!m->maps[m->nr_maps].path)
+		} else if (l->path[0]) {
+			map->path = keep_path(m, l->path);
+			if (!map->path)
 				goto fail;
 		}
 		m->nr_maps++;
 	}
-	free(line);
-	fclose(f);
+	dw_proc_maps_close(&it);
 	qsort(m->maps, m->nr_maps, sizeof(*m->maps), map_cmp);
 	m->cap_maps = cap;
 	return m;
 fail:
-	free(line);
-	fclose(f);
+	dw_proc_maps_close(&it);
 	dw_maps_free(m);
 	errno = ENOMEM;
 	return NULL;
