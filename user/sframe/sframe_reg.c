@@ -168,13 +168,19 @@ static int reg_table_valid(struct reg_table *t)
 	return err ? -EINVAL : 0;
 }
 
-static int reg_read_all(int fd, void *buf, size_t len)
+static ssize_t reg_write_op(int fd, void *buf, size_t len)
+{
+	return write(fd, buf, len);
+}
+
+/* All of @len bytes through @op (read, or write via reg_write_op); 0 or -errno (-EIO: EOF). */
+static int reg_io_all(ssize_t (*op)(int, void *, size_t), int fd, void *buf, size_t len)
 {
 	size_t done = 0;
 	ssize_t n;
 
 	while (done < len) {
-		n = read(fd, (char *)buf + done, len - done);
+		n = op(fd, (char *)buf + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -184,20 +190,14 @@ static int reg_read_all(int fd, void *buf, size_t len)
 	return 0;
 }
 
+static int reg_read_all(int fd, void *buf, size_t len)
+{
+	return reg_io_all(read, fd, buf, len);
+}
+
 static int reg_write_all(int fd, const void *buf, size_t len)
 {
-	size_t done = 0;
-	ssize_t n;
-
-	while (done < len) {
-		n = write(fd, (const char *)buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return reg_io_all(reg_write_op, fd, (void *)buf, len);
 }
 
 /* Load a cache entry; -ENOENT if there is none, -EBADMSG if unusable. */
