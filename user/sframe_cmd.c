@@ -13,32 +13,20 @@
  * FILE's table in another version and writes a bare section to OUT.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "sframe.h"
 #include "sframe/sframe_enc.h"
+#include "sframe/sframe_file.h"
+#include "sframe/sframe_print.h"
 #include "sframe/sframe_gen.h"
 #include "util/num.h"
 #include "util/options.h"
-
-
 #include "commands.h"
-
-struct sf_file {
-	__u8 *data;
-	size_t len;
-	__u64 vaddr;
-	char name[64];
-};
 
 struct sf_args {
 	int raw;
@@ -53,157 +41,15 @@ struct sf_args {
 	char **pcs;
 };
 
-static const char *sf_strerror(int err)
+static int load(const struct sf_args *a, struct dw_sframe_file *f, struct dunwind_sframe_table *t)
 {
-	switch (-err) {
-	case DUNWIND_SFRAME_ENOENT:
-		return "no entry covers the address";
-	case DUNWIND_SFRAME_EFAULT:
-		return "read outside the section";
-	case DUNWIND_SFRAME_EINVAL:
-		return "malformed SFrame data";
-	case DUNWIND_SFRAME_EOPNOTSUPP:
-		return "unsupported SFrame ABI or version (only AMD64 little-endian v1-v3)";
-	default:
-		return strerror(-err);
-	}
-}
-
-static int mem_read(void *ctx, __u64 off, void *dst, __u32 len)
-{
-	const struct sf_file *f = ctx;
-
-	if (off > f->len || len > f->len - off)
-		return -DUNWIND_SFRAME_EFAULT;
-	memcpy(dst, f->data + off, len);
-	return 0;
-}
-
-static int read_whole(const char *path, __u8 **data, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	__u8 *p = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if (!fp)
-		return -errno;
-	for (;;) {
-		if (n == cap) {
-			__u8 *q = realloc(p, cap ? cap * 2 : 65536);
-
-			if (!q) {
-				free(p);
-				fclose(fp);
-				return -ENOMEM;
-			}
-			p = q;
-			cap = cap ? cap * 2 : 65536;
-		}
-		r = fread(p + n, 1, cap - n, fp);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	fclose(fp);
-	*data = p;
-	*len = n;
-	return 0;
-}
-
-/*
- * Copy the .sframe section (or PT_GNU_SFRAME segment) of the ELF file at @path.
- * Return: 0, -ENODATA if it has neither, -ENOEXEC if not ELF, or -errno.
- */
-static int load_elf(const char *path, struct sf_file *f)
-{
-	Elf *e = NULL;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, nph, i;
-	int fd, err = -ENODATA;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto out;
-	}
-	if (elf_getshdrstrndx(e, &shstrndx) == 0) {
-		while ((scn = elf_nextscn(e, scn))) {
-			GElf_Shdr sh;
-			const char *name;
-			Elf_Data *d;
-
-			if (!gelf_getshdr(scn, &sh))
-				continue;
-			name = elf_strptr(e, shstrndx, sh.sh_name);
-			if (!name || strcmp(name, ".sframe") || sh.sh_type == SHT_NOBITS)
-				continue;
-			d = elf_getdata(scn, NULL);
-			if (!d || !d->d_buf) {
-				err = -EINVAL;
-				goto out;
-			}
-			f->data = malloc(d->d_size ? d->d_size : 1);
-			if (!f->data) {
-				err = -ENOMEM;
-				goto out;
-			}
-			memcpy(f->data, d->d_buf, d->d_size);
-			f->len = d->d_size;
-			f->vaddr = sh.sh_addr;
-			snprintf(f->name, sizeof(f->name), ".sframe");
-			err = 0;
-			goto out;
-		}
-	}
-	if (elf_getphdrnum(e, &nph) == 0) {
-		for (i = 0; i < nph; i++) {
-			GElf_Phdr ph;
-			size_t flen;
-			char *raw;
-
-			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != DUNWIND_SFRAME_PT_GNU)
-				continue;
-			raw = elf_rawfile(e, &flen);
-			if (!raw || ph.p_offset > flen || ph.p_filesz > flen - ph.p_offset) {
-				err = -EINVAL;
-				goto out;
-			}
-			f->data = malloc(ph.p_filesz ? ph.p_filesz : 1);
-			if (!f->data) {
-				err = -ENOMEM;
-				goto out;
-			}
-			memcpy(f->data, raw + ph.p_offset, ph.p_filesz);
-			f->len = ph.p_filesz;
-			f->vaddr = ph.p_vaddr;
-			snprintf(f->name, sizeof(f->name), "PT_GNU_SFRAME");
-			err = 0;
-			goto out;
-		}
-	}
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
-	return err;
-}
-
-static int load(const struct sf_args *a, struct sf_file *f, struct dunwind_sframe_table *t)
-{
-	struct dunwind_sframe_src src;
 	int err;
 
 	memset(f, 0, sizeof(*f));
 	if (a->raw) {
-		err = read_whole(a->file, &f->data, &f->len);
-		f->vaddr = a->vaddr;
-		snprintf(f->name, sizeof(f->name), ".sframe");
+		err = dw_sframe_file_load_raw(a->file, a->vaddr, f);
 	} else {
-		err = load_elf(a->file, f);
+		err = dw_sframe_file_load_elf(a->file, f);
 		if (a->have_vaddr)
 			f->vaddr = a->vaddr;
 	}
@@ -221,148 +67,11 @@ static int load(const struct sf_args *a, struct sf_file *f, struct dunwind_sfram
 		fprintf(stderr, "dunwind sframe: %s: %s\n", a->file, strerror(-err));
 		return err;
 	}
-	src.read = mem_read;
-	src.ctx = f;
-	src.size = f->len;
-	err = dunwind_sframe_open(t, &src, f->vaddr);
+	err = dw_sframe_file_open(f, t);
 	if (err)
 		fprintf(stderr, "dunwind sframe: %s: cannot open the table: %s\n", a->file,
-			sf_strerror(err));
+			dw_sframe_strerror(err));
 	return err;
-}
-
-static void fmt_rule(char *buf, size_t n, const struct dunwind_sframe_rule *r)
-{
-	char reg[16];
-	const char *name = "c";
-
-	if (r->kind == DUNWIND_SFRAME_RULE_REG) {
-		if (r->reg == DUNWIND_SFRAME_REG_SP)
-			name = "sp";
-		else if (r->reg == DUNWIND_SFRAME_REG_FP)
-			name = "fp";
-		else {
-			snprintf(reg, sizeof(reg), "r%u", r->reg);
-			name = reg;
-		}
-	}
-	if (r->deref)
-		snprintf(buf, n, "(%s%+d)", name, r->off);
-	else
-		snprintf(buf, n, "%s%+d", name, r->off);
-}
-
-static void print_header(const struct dunwind_sframe_table *t, const char *secname)
-{
-	static const char *const vname[] = { "NULL", "SFRAME_VERSION_1", "SFRAME_VERSION_2",
-					     "SFRAME_VERSION_3" };
-	static const struct { __u8 bit; const char *name; } fl[] = {
-		{ DUNWIND_SFRAME_F_FDE_SORTED, "SFRAME_F_FDE_SORTED" },
-		{ DUNWIND_SFRAME_F_FRAME_POINTER, "SFRAME_F_FRAME_POINTER" },
-		{ DUNWIND_SFRAME_F_FDE_FUNC_START_PCREL, "SFRAME_F_FDE_FUNC_START_PCREL" },
-	};
-	const char *prefix = "Flags: ";
-	__u8 flags = t->flags;
-	size_t i;
-
-	printf("Contents of the SFrame section %s:\n", secname);
-	printf("  Header :\n\n");
-	printf("    Version: %s\n", vname[t->version]);
-	if (!flags)
-		printf("%11sNONE\n", prefix);
-	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
-		if (!(flags & fl[i].bit))
-			continue;
-		flags &= (__u8)~fl[i].bit;
-		printf("%11s%s%s\n", prefix, fl[i].name, flags ? "," : "");
-		prefix = " ";
-	}
-	if (flags)
-		printf("%11s%d\n", prefix, flags);
-	/* binutils 2.40 (v1) did not print the fixed offsets; later ones do. */
-	if (t->version > DUNWIND_SFRAME_V1) {
-		if (t->fixed_fp)
-			printf("    CFA fixed FP offset: %d\n", t->fixed_fp);
-		if (t->fixed_ra)
-			printf("    CFA fixed RA offset: %d\n", t->fixed_ra);
-	}
-	printf("    Num FDEs: %u\n", t->num_fdes);
-	printf("    Num FREs: %u\n", t->num_fres);
-}
-
-static int dump_table(const struct dunwind_sframe_table *t, const char *secname)
-{
-	struct dunwind_sframe_fde fde;
-	struct dunwind_sframe_fre fre;
-	struct dunwind_sframe_row row;
-	char cfa[48], fp[48], ra[48];
-	__u32 i, j;
-	__u64 off;
-	int err;
-
-	print_header(t, secname);
-	printf("\n  Function Index :\n");
-	for (i = 0; i < t->num_fdes; i++) {
-		err = dunwind_sframe_get_fde(t, i, &fde);
-		if (err) {
-			printf("\n    func idx [%u]: unreadable: %s\n", i, sf_strerror(err));
-			return err;
-		}
-		printf("\n    func idx [%u]: pc = 0x%" PRIx64 ", size = %u bytes", i,
-		       (uint64_t)fde.start, fde.size);
-		if (fde.signal || fde.fde_type == DUNWIND_SFRAME_FDE_FLEX)
-			printf(", attr = \"%s%s\"", fde.signal ? "S" : "",
-			       fde.fde_type == DUNWIND_SFRAME_FDE_FLEX ? "F" : "");
-		printf("\n    %-7s%-8s %-10s%-10s%-13s", "STARTPC",
-		       fde.pc_type == DUNWIND_SFRAME_PC_MASK ? "[m]" : "   ", "CFA", "FP", "RA");
-		off = fde.fres_off;
-		for (j = 0; j < fde.num_fres; j++) {
-			__u64 pc;
-
-			err = dunwind_sframe_get_fre(t, &fde, off, &fre);
-			if (!err)
-				err = dunwind_sframe_fre_rules(t, &fde, &fre, &row);
-			if (err) {
-				printf("\n    FRE %u unreadable: %s\n", j, sf_strerror(err));
-				return err;
-			}
-			off += fre.len;
-			pc = fde.pc_type == DUNWIND_SFRAME_PC_MASK ? fre.start
-								   : fde.start + fre.start;
-			printf("\n    %016" PRIx64, (uint64_t)pc);
-			if (row.flags & DUNWIND_SFRAME_ROW_RA_UNDEF) {
-				printf("  RA undefined");
-				continue;
-			}
-			if (!(row.flags & DUNWIND_SFRAME_ROW_FLEX)) {
-				snprintf(cfa, sizeof(cfa), "%s+%d",
-					 row.cfa.reg == DUNWIND_SFRAME_REG_SP ? "sp" : "fp",
-					 row.cfa.off);
-				if (row.fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
-					snprintf(fp, sizeof(fp), "u");
-				else
-					snprintf(fp, sizeof(fp), "c%+d", row.fp.off);
-				/* binutils 2.40 printed 'u' for AMD64's untracked RA, later 'f'. */
-				snprintf(ra, sizeof(ra), "%s",
-					 t->version == DUNWIND_SFRAME_V1 ? "u" : "f");
-			} else {
-				fmt_rule(cfa, sizeof(cfa), &row.cfa);
-				if (row.fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
-					snprintf(fp, sizeof(fp), "u");
-				else
-					fmt_rule(fp, sizeof(fp), &row.fp);
-				if (row.ra.kind == DUNWIND_SFRAME_RULE_CFA && row.ra.deref &&
-				    row.ra.off == t->fixed_ra)
-					snprintf(ra, sizeof(ra), "f");
-				else
-					fmt_rule(ra, sizeof(ra), &row.ra);
-			}
-			strcat(ra, (row.flags & DUNWIND_SFRAME_ROW_MANGLED_RA) ? "[s]" : "   ");
-			printf("  %-10s%-10s%-13s", cfa, fp, ra);
-		}
-		printf("\n");
-	}
-	return 0;
 }
 
 static int parse_u64(const char *s, __u64 *v)
@@ -461,7 +170,7 @@ static int do_dump(int argc, char **argv)
 {
 	struct dunwind_sframe_table t;
 	struct sf_args a;
-	struct sf_file f;
+	struct dw_sframe_file f;
 	int err;
 
 	err = parse_args(argc, argv, &a, 0);
@@ -469,13 +178,13 @@ static int do_dump(int argc, char **argv)
 		return dw_opt_exit(err);
 	err = load(&a, &f, &t);
 	if (!err) {
-		err = dump_table(&t, f.name);
+		err = dw_sframe_print(stdout, &t, f.name);
 		fflush(stdout);
 		if (!err) {
 			err = dunwind_sframe_validate(&t);
 			if (err)
 				fprintf(stderr, "dunwind sframe: %s: table fails validation: %s\n",
-					a.file, sf_strerror(err));
+					a.file, dw_sframe_strerror(err));
 		}
 	}
 	free(f.data);
@@ -487,7 +196,7 @@ static int do_find(int argc, char **argv)
 	struct dunwind_sframe_table t;
 	struct dunwind_sframe_row row;
 	struct sf_args a;
-	struct sf_file f;
+	struct dw_sframe_file f;
 	char cfa[48], ra[48], fp[48];
 	int err, i, bad = 0;
 
@@ -509,7 +218,7 @@ static int do_find(int argc, char **argv)
 		}
 		err = dunwind_sframe_find(&t, pc, &row);
 		if (err) {
-			printf("0x%" PRIx64 ": %s\n", (uint64_t)pc, sf_strerror(err));
+			printf("0x%" PRIx64 ": %s\n", (uint64_t)pc, dw_sframe_strerror(err));
 			bad = 1;
 			err = 0;
 			continue;
@@ -521,12 +230,12 @@ static int do_find(int argc, char **argv)
 			       (uint64_t)row.pc_lo, (uint64_t)row.pc_hi);
 			continue;
 		}
-		fmt_rule(cfa, sizeof(cfa), &row.cfa);
-		fmt_rule(ra, sizeof(ra), &row.ra);
+		dw_sframe_fmt_rule(cfa, sizeof(cfa), &row.cfa);
+		dw_sframe_fmt_rule(ra, sizeof(ra), &row.ra);
 		if (row.fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
 			snprintf(fp, sizeof(fp), "u");
 		else
-			fmt_rule(fp, sizeof(fp), &row.fp);
+			dw_sframe_fmt_rule(fp, sizeof(fp), &row.fp);
 		printf("0x%" PRIx64 ": func 0x%" PRIx64 "+%u row [0x%" PRIx64 ",0x%" PRIx64
 		       ") cfa=%s ra=%s fp=%s\n", (uint64_t)pc, (uint64_t)row.func_start,
 		       row.func_size, (uint64_t)row.pc_lo, (uint64_t)row.pc_hi, cfa, ra, fp);
@@ -535,63 +244,13 @@ static int do_find(int argc, char **argv)
 	return err ? 1 : bad;
 }
 
-/* Decode every row of @t into encoder input. */
-static int collect(const struct dunwind_sframe_table *t, struct dw_sframe_enc_func **funcs_out)
-{
-	struct dw_sframe_enc_func *funcs = calloc(t->num_fdes + 1, sizeof(*funcs));
-	struct dunwind_sframe_fde fde;
-	struct dunwind_sframe_fre fre;
-	struct dunwind_sframe_row row;
-	__u32 i, j;
-	__u64 off;
-	int err = 0;
-
-	if (!funcs)
-		return -ENOMEM;
-	for (i = 0; !err && i < t->num_fdes; i++) {
-		struct dw_sframe_enc_row *rows;
-
-		err = dunwind_sframe_get_fde(t, i, &fde);
-		if (err)
-			break;
-		rows = calloc(fde.num_fres + 1, sizeof(*rows));
-		if (!rows) {
-			err = -ENOMEM;
-			break;
-		}
-		funcs[i].start = fde.start;
-		funcs[i].size = fde.size;
-		funcs[i].pc_type = fde.pc_type;
-		funcs[i].rep_size = fde.rep_size;
-		funcs[i].signal = fde.signal;
-		funcs[i].rows = rows;
-		funcs[i].nrows = fde.num_fres;
-		off = fde.fres_off;
-		for (j = 0; !err && j < fde.num_fres; j++) {
-			err = dunwind_sframe_get_fre(t, &fde, off, &fre);
-			if (!err)
-				err = dunwind_sframe_fre_rules(t, &fde, &fre, &row);
-			if (err)
-				break;
-			off += fre.len;
-			rows[j].pc_off = fre.start;
-			rows[j].ra_undef = !!(row.flags & DUNWIND_SFRAME_ROW_RA_UNDEF);
-			rows[j].cfa = row.cfa;
-			rows[j].ra = row.ra;
-			rows[j].fp = row.fp;
-		}
-	}
-	*funcs_out = funcs;
-	return err;
-}
-
 static int do_encode(int argc, char **argv)
 {
 	struct dw_sframe_enc_func *funcs = NULL;
 	struct dw_sframe_enc_opts o;
 	struct dunwind_sframe_table t;
 	struct sf_args a;
-	struct sf_file f;
+	struct dw_sframe_file f;
 	__u8 *out = NULL;
 	size_t out_len = 0;
 	__u32 i;
@@ -623,9 +282,9 @@ static int do_encode(int argc, char **argv)
 	o.fixed_fp = t.fixed_fp;
 	o.fixed_ra = t.fixed_ra;
 	o.sec_vaddr = f.vaddr;
-	err = collect(&t, &funcs);
+	err = dw_sframe_file_rows(&t, &funcs);
 	if (err) {
-		fprintf(stderr, "dunwind sframe encode: %s: %s\n", a.file, sf_strerror(err));
+		fprintf(stderr, "dunwind sframe encode: %s: %s\n", a.file, dw_sframe_strerror(err));
 		goto out;
 	}
 	err = dw_sframe_encode(&o, funcs, t.num_fdes, &out, &out_len);
