@@ -164,6 +164,102 @@ static int write_out(FILE *f, const unsigned char *data, size_t len, int gzip)
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
+/* The message being built and its scratch buffers. */
+struct pp {
+	struct pb pb, sub, sub2, packed;
+	struct strtab st;
+};
+
+/* Profile.sample (2): locations, values, pid/tid/thread/truncated labels. */
+static void put_samples(struct pp *w, const struct dw_prof *p, uint64_t *first, uint64_t *last)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nr_samples; i++) {
+		const struct dw_prof_sample *s = &p->samples[i];
+
+		for (j = 0; j < s->nr; j++)
+			pb_varint(&w->packed, p->stack[s->first + j] + 1ULL);
+		pb_len(&w->sub, 1, w->packed.b ? (const void *)w->packed.b : "", w->packed.len);
+		w->packed.len = 0;
+		pb_varint(&w->packed, 1);
+		pb_varint(&w->packed, s->period);
+		pb_len(&w->sub, 2, w->packed.b, w->packed.len);
+		w->packed.len = 0;
+		label(&w->sub, &w->sub2, &w->st, "pid", NULL, s->pid);
+		label(&w->sub, &w->sub2, &w->st, "tid", NULL, s->tid);
+		label(&w->sub, &w->sub2, &w->st, "thread", s->comm, 0);
+		if (s->stop)
+			label(&w->sub, &w->sub2, &w->st, "truncated", dw_prof_stop_name(s->stop), 0);
+		pb_msg(&w->pb, 2, &w->sub);
+		if (s->time < *first)
+			*first = s->time;
+		if (s->time > *last)
+			*last = s->time;
+	}
+}
+
+/* Profile.mapping (3), with the build-id as hex. */
+static void put_mappings(struct pp *w, const struct dw_prof *p, int inline_frames)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nr_mappings; i++) {
+		const struct dw_prof_mapping *m = &p->mappings[i];
+		char hex[41] = "";
+
+		for (j = 0; j < m->build_id_size && j < 20; j++)
+			sprintf(hex + 2 * j, "%02x", m->build_id[j]);
+		pb_uint(&w->sub, 1, i + 1);
+		pb_uint(&w->sub, 2, m->start);
+		pb_uint(&w->sub, 3, m->end);
+		pb_uint(&w->sub, 4, m->pgoff);
+		pb_uint(&w->sub, 5, (uint64_t)str_index(&w->st, m->file));
+		/* the hex text lives in @hex only now: intern a stable copy by content */
+		if (hex[0]) {
+			pb_uint(&w->sub, 6, (uint64_t)(w->st.n + 1));
+			w->st.n++;
+			pb_len(&w->st.out, 6, hex, strlen(hex));
+		}
+		pb_uint(&w->sub, 7, 1);
+		pb_uint(&w->sub, 8, 1);
+		pb_uint(&w->sub, 9, 1);
+		pb_uint(&w->sub, 10, (uint64_t)!!inline_frames);
+		pb_msg(&w->pb, 3, &w->sub);
+	}
+}
+
+/* Profile.location (4) with its lines, and Profile.function (5). */
+static void put_locations(struct pp *w, const struct dw_prof *p, int inline_frames)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nr_locs; i++) {
+		const struct dw_prof_loc *l = &p->locs[i];
+
+		pb_uint(&w->sub, 1, i + 1);
+		pb_uint(&w->sub, 2, l->mapping);
+		pb_uint(&w->sub, 3, l->ip);
+		for (j = inline_frames ? 0 : l->nr_lines - 1; j < l->nr_lines; j++) {
+			const struct dw_prof_line *ln = &p->lines[l->first_line + j];
+
+			pb_uint(&w->sub2, 1, ln->func + 1ULL);
+			pb_uint(&w->sub2, 2, (uint64_t)(int64_t)ln->line);
+			pb_msg(&w->sub, 4, &w->sub2);
+		}
+		pb_msg(&w->pb, 4, &w->sub);
+	}
+	for (i = 0; i < p->nr_funcs; i++) {
+		const struct dw_prof_func *fn = &p->funcs[i];
+
+		pb_uint(&w->sub, 1, i + 1);
+		pb_uint(&w->sub, 2, (uint64_t)str_index(&w->st, fn->name));
+		pb_uint(&w->sub, 3, (uint64_t)str_index(&w->st, fn->name));
+		pb_uint(&w->sub, 4, (uint64_t)str_index(&w->st, fn->file ? fn->file : fn->dso));
+		pb_msg(&w->pb, 5, &w->sub);
+	}
+}
+
 /**
  * dw_pprof_write() - write the profile in pprof's format
  * @f:		output
@@ -176,102 +272,34 @@ static int write_out(FILE *f, const unsigned char *data, size_t len, int gzip)
  */
 int dw_pprof_write(FILE *f, const struct dw_prof *p, int inline_frames, int gzip)
 {
-	struct pb pb = { 0 }, sub = { 0 }, sub2 = { 0 }, packed = { 0 };
-	struct strtab st = { 0 };
+	struct pp w = { 0 };
 	uint64_t first = UINT64_MAX, last = 0;
-	size_t i, j;
 	int err;
 
-	pb_len(&st.out, 6, "", 0);	/* string_table[0] = "" */
-	value_type(&pb, &sub, 1, &st, "samples", "count");
-	value_type(&pb, &sub, 1, &st, "cpu", "nanoseconds");
-	for (i = 0; i < p->nr_samples; i++) {
-		const struct dw_prof_sample *s = &p->samples[i];
-
-		for (j = 0; j < s->nr; j++)
-			pb_varint(&packed, p->stack[s->first + j] + 1ULL);
-		pb_len(&sub, 1, packed.b ? (const void *)packed.b : "", packed.len);
-		packed.len = 0;
-		pb_varint(&packed, 1);
-		pb_varint(&packed, s->period);
-		pb_len(&sub, 2, packed.b, packed.len);
-		packed.len = 0;
-		label(&sub, &sub2, &st, "pid", NULL, s->pid);
-		label(&sub, &sub2, &st, "tid", NULL, s->tid);
-		label(&sub, &sub2, &st, "thread", s->comm, 0);
-		if (s->stop)
-			label(&sub, &sub2, &st, "truncated", dw_prof_stop_name(s->stop), 0);
-		pb_msg(&pb, 2, &sub);
-		if (s->time < first)
-			first = s->time;
-		if (s->time > last)
-			last = s->time;
-	}
-	for (i = 0; i < p->nr_mappings; i++) {
-		const struct dw_prof_mapping *m = &p->mappings[i];
-		char hex[41] = "";
-
-		for (j = 0; j < m->build_id_size && j < 20; j++)
-			sprintf(hex + 2 * j, "%02x", m->build_id[j]);
-		pb_uint(&sub, 1, i + 1);
-		pb_uint(&sub, 2, m->start);
-		pb_uint(&sub, 3, m->end);
-		pb_uint(&sub, 4, m->pgoff);
-		pb_uint(&sub, 5, (uint64_t)str_index(&st, m->file));
-		/* the hex text lives in @hex only now: intern a stable copy by content */
-		if (hex[0]) {
-			pb_uint(&sub, 6, (uint64_t)(st.n + 1));
-			st.n++;
-			pb_len(&st.out, 6, hex, strlen(hex));
-		}
-		pb_uint(&sub, 7, 1);
-		pb_uint(&sub, 8, 1);
-		pb_uint(&sub, 9, 1);
-		pb_uint(&sub, 10, (uint64_t)!!inline_frames);
-		pb_msg(&pb, 3, &sub);
-	}
-	for (i = 0; i < p->nr_locs; i++) {
-		const struct dw_prof_loc *l = &p->locs[i];
-
-		pb_uint(&sub, 1, i + 1);
-		pb_uint(&sub, 2, l->mapping);
-		pb_uint(&sub, 3, l->ip);
-		for (j = inline_frames ? 0 : l->nr_lines - 1; j < l->nr_lines; j++) {
-			const struct dw_prof_line *ln = &p->lines[l->first_line + j];
-
-			pb_uint(&sub2, 1, ln->func + 1ULL);
-			pb_uint(&sub2, 2, (uint64_t)(int64_t)ln->line);
-			pb_msg(&sub, 4, &sub2);
-		}
-		pb_msg(&pb, 4, &sub);
-	}
-	for (i = 0; i < p->nr_funcs; i++) {
-		const struct dw_prof_func *fn = &p->funcs[i];
-
-		pb_uint(&sub, 1, i + 1);
-		pb_uint(&sub, 2, (uint64_t)str_index(&st, fn->name));
-		pb_uint(&sub, 3, (uint64_t)str_index(&st, fn->name));
-		pb_uint(&sub, 4, (uint64_t)str_index(&st, fn->file ? fn->file : fn->dso));
-		pb_msg(&pb, 5, &sub);
-	}
-	pb_uint(&pb, 9, p->hdr.created_realtime_ns);
+	pb_len(&w.st.out, 6, "", 0);	/* string_table[0] = "" */
+	value_type(&w.pb, &w.sub, 1, &w.st, "samples", "count");
+	value_type(&w.pb, &w.sub, 1, &w.st, "cpu", "nanoseconds");
+	put_samples(&w, p, &first, &last);
+	put_mappings(&w, p, inline_frames);
+	put_locations(&w, p, inline_frames);
+	pb_uint(&w.pb, 9, p->hdr.created_realtime_ns);
 	if (first <= last)
-		pb_uint(&pb, 10, last - first);
-	value_type(&pb, &sub, 11, &st, "cpu", "nanoseconds");
-	pb_uint(&pb, 12, p->hdr.sample_period ? p->hdr.sample_period :
+		pb_uint(&w.pb, 10, last - first);
+	value_type(&w.pb, &w.sub, 11, &w.st, "cpu", "nanoseconds");
+	pb_uint(&w.pb, 12, p->hdr.sample_period ? p->hdr.sample_period :
 		p->hdr.sample_freq ? 1000000000ULL / p->hdr.sample_freq : 0);
-	pb_uint(&pb, 14, (uint64_t)str_index(&st, "cpu"));
+	pb_uint(&w.pb, 14, (uint64_t)str_index(&w.st, "cpu"));
 	/* The string table goes last: it is complete only now. */
-	pb_bytes(&pb, st.out.b, st.out.len);
-	err = pb.err ? pb.err : sub.err ? sub.err : sub2.err ? sub2.err : packed.err ?
-	      packed.err : st.out.err;
+	pb_bytes(&w.pb, w.st.out.b, w.st.out.len);
+	err = w.pb.err ? w.pb.err : w.sub.err ? w.sub.err : w.sub2.err ? w.sub2.err :
+	      w.packed.err ? w.packed.err : w.st.out.err;
 	if (!err)
-		err = write_out(f, pb.b, pb.len, gzip);
-	free(pb.b);
-	free(sub.b);
-	free(sub2.b);
-	free(packed.b);
-	free(st.out.b);
-	free(st.slot);
+		err = write_out(f, w.pb.b, w.pb.len, gzip);
+	free(w.pb.b);
+	free(w.sub.b);
+	free(w.sub2.b);
+	free(w.packed.b);
+	free(w.st.out.b);
+	free(w.st.slot);
 	return err;
 }
