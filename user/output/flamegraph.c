@@ -190,6 +190,31 @@ static void frame(FILE *f, const char *name, const char *dso, const char *fill, 
 	fputs("</text></g>\n", f);
 }
 
+/* The SVG up to the frames: size, style, the script, title and the controls. */
+static void svg_head(FILE *f, unsigned int width, unsigned int height, const char *title)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" onload=\"init(evt)\">\n",
+		width, height, width, height);
+	fprintf(f, "<style type=\"text/css\">text { font-family: Verdana, sans-serif; "
+		"font-size: 12px; fill: rgb(0,0,0); } #frames g:hover rect { stroke: black; "
+		"stroke-width: 0.5; cursor: pointer; } #unzoom, #search { cursor: pointer; }"
+		"</style>\n");
+	fprintf(f, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n", fg_script);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"rgb(248,248,240)\"/>\n",
+		width, height);
+	fprintf(f, "<text x=\"%u\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">",
+		width / 2);
+	xml_escape(f, title ? title : "Flame Graph");
+	fprintf(f, "</text>\n<text id=\"unzoom\" x=\"%d\" y=\"24\" opacity=\"0\">Reset Zoom"
+		"</text>\n<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n",
+		FG_PAD, width - FG_PAD - 60);
+	fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n<text id=\"matched\" "
+		"x=\"%u\" y=\"%u\"> </text>\n<g id=\"frames\">\n", FG_PAD, height - 10,
+		width - FG_PAD - 160, height - 10);
+}
+
 /**
  * dw_flamegraph_write() - write the profile as an interactive SVG
  * @f:		output
@@ -223,26 +248,7 @@ int dw_flamegraph_write(FILE *f, const struct dw_prof *p, const struct dw_flameg
 		    t.nodes[i].depth + 1 > maxd)
 			maxd = t.nodes[i].depth + 1;
 	height = FG_TOP + (maxd + 1) * FG_FRAME_H + FG_BOTTOM;
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		"<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
-		"xmlns=\"http://www.w3.org/2000/svg\" onload=\"init(evt)\">\n",
-		width, height, width, height);
-	fprintf(f, "<style type=\"text/css\">text { font-family: Verdana, sans-serif; "
-		"font-size: 12px; fill: rgb(0,0,0); } #frames g:hover rect { stroke: black; "
-		"stroke-width: 0.5; cursor: pointer; } #unzoom, #search { cursor: pointer; }"
-		"</style>\n");
-	fprintf(f, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n", fg_script);
-	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"rgb(248,248,240)\"/>\n",
-		width, height);
-	fprintf(f, "<text x=\"%u\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">",
-		width / 2);
-	xml_escape(f, o->title ? o->title : "Flame Graph");
-	fprintf(f, "</text>\n<text id=\"unzoom\" x=\"%d\" y=\"24\" opacity=\"0\">Reset Zoom"
-		"</text>\n<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n",
-		FG_PAD, width - FG_PAD - 60);
-	fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n<text id=\"matched\" "
-		"x=\"%u\" y=\"%u\"> </text>\n<g id=\"frames\">\n", FG_PAD, height - 10,
-		width - FG_PAD - 160, height - 10);
+	svg_head(f, width, height, o->title);
 	snprintf(fill, sizeof(fill), "rgb(230,140,60)");
 	frame(f, "all", NULL, fill, FG_PAD, W, 0, height - FG_BOTTOM - FG_FRAME_H, all_samples,
 	      100.0);
