@@ -6,8 +6,9 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "mkrec.h"
 #include "analyze/stitch.h"
 
@@ -37,55 +38,129 @@ static void collect(const struct dunwind_rec_sample *s, const struct dunwind_rec
 static void add(struct dw_stitch *st, const struct dunwind_rec_header *rec)
 {
 	if (dw_stitch_add(st, rec))
-		printf("# dw_stitch_add failed\n");
+		ksft_print_msg("dw_stitch_add failed\n");
 }
 
-static void test_small(void)
-{
-	struct dw_stitch *st = dw_stitch_new();
+/* The small stream: both arrival orders, cookie 0, a missing, duplicate and orphan stack. */
+FIXTURE(small) {
+	struct dw_stitch *st;
 	struct dw_stitch_counts c;
-	struct got g = { 0 };
+	struct got g;
+	int finished;
+};
+
+FIXTURE_SETUP(small)
+{
 	union rec_buf b;
 
-	add(st, mk_sample(&b, 10, 1, 5, 5, 2, 0xffff0000));	/* stack comes later */
-	add(st, mk_stack(&b, 20, 5, 5, 3, 0x2000, 0));		/* stack came first */
-	add(st, mk_stack(&b, 10, 5, 5, 3, 0x1000, 0));
-	add(st, mk_sample(&b, 20, 2, 5, 5, 0, 0));
-	add(st, mk_sample(&b, 0, 3, 5, 5, 1, 0xffff0000));	/* no user part */
-	add(st, mk_sample(&b, 30, 4, 5, 5, 1, 0xffff0000));	/* its stack never comes */
-	add(st, mk_sample(&b, 10, 5, 5, 5, 1, 0xffff0000));	/* shares cookie 10 */
-	add(st, mk_stack(&b, 10, 5, 5, 3, 0x9000, 0));		/* duplicate of 10 */
-	add(st, mk_stack(&b, 40, 5, 5, 3, 0x4000, 0));		/* orphan */
-	add(st, mk_stack(&b, 0, 5, 5, 1, 0x5000, 0));		/* orphan, cookie 0 */
-	add(st, mk_lost(&b, 3, 4));
-	add(st, mk_lost(&b, 1, 0));
-	add(st, mk_unknown(&b, 77, 16));			/* ignored */
-	ok(dw_stitch_finish(st, collect, &g, &c) == 0, "finish");
-	ok(g.n == 5 && g.sample_time[0] == 1 && g.sample_time[1] == 2 && g.sample_time[2] == 3 &&
-	   g.sample_time[3] == 4 && g.sample_time[4] == 5, "every sample, in arrival order");
-	ok(g.stack_ip0[0] == 0x1000, "sample before its stack is joined");
-	ok(g.stack_ip0[1] == 0x2000, "sample after its stack is joined");
-	ok(g.stack_ip0[2] == 0, "cookie 0: no user stack");
-	ok(g.stack_ip0[3] == 0, "stack never came: handed out without one, not dropped");
-	ok(g.stack_ip0[4] == 0x1000, "second sample of a cookie gets the same (first) stack");
-	ok(g.bad == 0, "stacks always match their sample's cookie");
-	ok(c.samples == 5 && c.user_stacks == 5 && c.joined == 3 && c.no_user == 1 &&
-	   c.missing == 1, "sample counts: 5 samples, 3 joined, 1 without user part, 1 missing");
-	ok(c.dup_stacks == 1 && c.orphan_stacks == 2,
-	   "stack counts: 1 duplicate, 2 orphans (%lu, %lu)",
-	   c.dup_stacks, c.orphan_stacks);
-	ok(c.lost[0] == 8 && c.lost[DUNWIND_REC_SAMPLE] == 4 && c.lost[DUNWIND_REC_USER_STACK] == 4,
-	   "lost records summed by type");
-	memset(&g, 0, sizeof(g));
-	dw_stitch_finish(st, collect, &g, &c);
-	ok(g.n == 5 && c.joined == 3 && c.orphan_stacks == 2,
-	   "finishing twice gives the same answer");
-	mk_sample(&b, 1, 1, 1, 1, 0, 0)->size = 8;
-	ok(dw_stitch_add(st, &b.hdr) == -EINVAL, "a malformed record is refused");
-	dw_stitch_free(st);
+	memset(&self->g, 0, sizeof(self->g));
+	self->st = dw_stitch_new();
+	ASSERT_NE(NULL, self->st);
+	add(self->st, mk_sample(&b, 10, 1, 5, 5, 2, 0xffff0000));	/* stack comes later */
+	add(self->st, mk_stack(&b, 20, 5, 5, 3, 0x2000, 0));		/* stack came first */
+	add(self->st, mk_stack(&b, 10, 5, 5, 3, 0x1000, 0));
+	add(self->st, mk_sample(&b, 20, 2, 5, 5, 0, 0));
+	add(self->st, mk_sample(&b, 0, 3, 5, 5, 1, 0xffff0000));	/* no user part */
+	add(self->st, mk_sample(&b, 30, 4, 5, 5, 1, 0xffff0000));	/* its stack never comes */
+	add(self->st, mk_sample(&b, 10, 5, 5, 5, 1, 0xffff0000));	/* shares cookie 10 */
+	add(self->st, mk_stack(&b, 10, 5, 5, 3, 0x9000, 0));		/* duplicate of 10 */
+	add(self->st, mk_stack(&b, 40, 5, 5, 3, 0x4000, 0));		/* orphan */
+	add(self->st, mk_stack(&b, 0, 5, 5, 1, 0x5000, 0));		/* orphan, cookie 0 */
+	add(self->st, mk_lost(&b, 3, 4));
+	add(self->st, mk_lost(&b, 1, 0));
+	add(self->st, mk_unknown(&b, 77, 16));			/* ignored */
+	self->finished = dw_stitch_finish(self->st, collect, &self->g, &self->c);
 }
 
-static void test_large(void)
+FIXTURE_TEARDOWN(small)
+{
+	dw_stitch_free(self->st);
+}
+
+TEST_F(small, finishes)
+{
+	EXPECT_EQ(0, self->finished);
+}
+
+TEST_F(small, every_sample_in_arrival_order)
+{
+	int i;
+
+	ASSERT_EQ(5, self->g.n);
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ((__u64)i + 1, self->g.sample_time[i]);
+}
+
+TEST_F(small, a_sample_before_its_stack_is_joined)
+{
+	EXPECT_EQ(0x1000ull, self->g.stack_ip0[0]);
+}
+
+TEST_F(small, a_sample_after_its_stack_is_joined)
+{
+	EXPECT_EQ(0x2000ull, self->g.stack_ip0[1]);
+}
+
+TEST_F(small, cookie_0_has_no_user_stack)
+{
+	EXPECT_EQ(0ull, self->g.stack_ip0[2]);
+}
+
+TEST_F(small, a_stack_that_never_came_leaves_the_sample_without_one_not_dropped)
+{
+	EXPECT_EQ(0ull, self->g.stack_ip0[3]);
+}
+
+TEST_F(small, the_second_sample_of_a_cookie_gets_the_same_first_stack)
+{
+	EXPECT_EQ(0x1000ull, self->g.stack_ip0[4]);
+}
+
+TEST_F(small, stacks_always_match_their_samples_cookie)
+{
+	EXPECT_EQ(0, self->g.bad);
+}
+
+TEST_F(small, sample_counts)
+{
+	EXPECT_EQ(5ul, self->c.samples);
+	EXPECT_EQ(5ul, self->c.user_stacks);
+	EXPECT_EQ(3ul, self->c.joined);
+	EXPECT_EQ(1ul, self->c.no_user);
+	EXPECT_EQ(1ul, self->c.missing);
+}
+
+TEST_F(small, stack_counts_one_duplicate_two_orphans)
+{
+	EXPECT_EQ(1ul, self->c.dup_stacks);
+	EXPECT_EQ(2ul, self->c.orphan_stacks);
+}
+
+TEST_F(small, lost_records_are_summed_by_type)
+{
+	EXPECT_EQ(8ul, self->c.lost[0]);
+	EXPECT_EQ(4ul, self->c.lost[DUNWIND_REC_SAMPLE]);
+	EXPECT_EQ(4ul, self->c.lost[DUNWIND_REC_USER_STACK]);
+}
+
+TEST_F(small, finishing_twice_gives_the_same_answer)
+{
+	memset(&self->g, 0, sizeof(self->g));
+	EXPECT_EQ(0, dw_stitch_finish(self->st, collect, &self->g, &self->c));
+	EXPECT_EQ(5, self->g.n);
+	EXPECT_EQ(3ul, self->c.joined);
+	EXPECT_EQ(2ul, self->c.orphan_stacks);
+}
+
+TEST_F(small, a_malformed_record_is_refused)
+{
+	union rec_buf b;
+
+	mk_sample(&b, 1, 1, 1, 1, 0, 0)->size = 8;
+	EXPECT_EQ(-EINVAL, dw_stitch_add(self->st, &b.hdr));
+}
+
+TEST(large_shuffled_stream_all_joined)
 {
 	enum { N = 200000 };
 	struct dw_stitch *st = dw_stitch_new();
@@ -94,6 +169,8 @@ static void test_large(void)
 	union rec_buf b;
 	int i;
 
+	ASSERT_NE(NULL, st);
+	ASSERT_NE(NULL, order);
 	/* 2N records: sample k and stack k (cookie k + 1), in random order. */
 	for (i = 0; i < 2 * N; i++)
 		order[i] = (__u32)i;
@@ -114,15 +191,13 @@ static void test_large(void)
 			add(st, mk_sample(&b, k + 1ULL, k, 1, 1, 0, 0));
 	}
 	dw_stitch_finish(st, NULL, NULL, &c);
-	ok(c.samples == N && c.joined == N && c.missing == 0 && c.orphan_stacks == 0 &&
-	   c.dup_stacks == 0, "200000 samples and stacks shuffled: all joined");
+	EXPECT_EQ((unsigned long)N, c.samples);
+	EXPECT_EQ((unsigned long)N, c.joined);
+	EXPECT_EQ(0ul, c.missing);
+	EXPECT_EQ(0ul, c.orphan_stacks);
+	EXPECT_EQ(0ul, c.dup_stacks);
 	dw_stitch_free(st);
 	free(order);
 }
 
-int main(void)
-{
-	test_small();
-	test_large();
-	return tap_done();
-}
+TEST_HARNESS_MAIN
