@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "mkrec.h"
 #include "analyze/procs.h"
 #include "selfmap.h"
@@ -20,102 +20,211 @@ __attribute__((noinline, used)) int dw_procs_test_fn(int x)
 }
 
 static union rec_buf b;
+static const uint64_t base1 = 0x100000000000ULL, base2 = 0x200000000000ULL;
 
-int main(void)
+/* Thread names of pid 5 (renamed at 20) and 6; this program's image. */
+FIXTURE(procs) {
+	struct dw_procs *p;
+	uintptr_t fn;
+	uint64_t start, end, pgoff, off;
+	const char *name, *dso;
+	char path[4096];
+	int have_self;
+};
+
+FIXTURE_SETUP(procs)
 {
-	struct dw_procs *p = dw_procs_new();
-	uintptr_t fn = (uintptr_t)dw_procs_test_fn;
-	uint64_t start, end, pgoff, off = 0;
-	const uint64_t base1 = 0x100000000000ULL, base2 = 0x200000000000ULL;
-	const char *name, *dso = NULL;
-	static char path[4096];
+	self->p = dw_procs_new();
+	ASSERT_NE(NULL, self->p);
+	self->fn = (uintptr_t)dw_procs_test_fn;
+	self->dso = NULL;
+	self->off = 0;
+	dw_procs_add(self->p, mk_comm(&b, 5, 5, 10, "first", 0));
+	dw_procs_add(self->p, mk_comm(&b, 5, 6, 12, "worker", 0));
+	dw_procs_add(self->p, mk_comm(&b, 5, 5, 20, "second", 0));
+	self->have_self = find_self(self->fn, &self->start, &self->end, &self->pgoff, self->path);
+}
 
-	dw_procs_add(p, mk_comm(&b, 5, 5, 10, "first", 0));
-	dw_procs_add(p, mk_comm(&b, 5, 6, 12, "worker", 0));
-	dw_procs_add(p, mk_comm(&b, 5, 5, 20, "second", 0));
-	ok(!strcmp(dw_procs_comm(p, 5, 15) ?: "", "first"), "name at a time between two names");
-	ok(!strcmp(dw_procs_comm(p, 5, 25) ?: "", "second"), "name after a rename");
-	ok(!strcmp(dw_procs_comm(p, 5, 1) ?: "", "first"), "name before the first: the first");
-	ok(!strcmp(dw_procs_comm(p, 6, 1000) ?: "", "worker"), "another thread's own name");
-	ok(dw_procs_comm(p, 7, 15) == NULL, "a thread never named: NULL");
+FIXTURE_TEARDOWN(procs)
+{
+	dw_procs_free(self->p);
+}
 
-	if (!find_self(fn, &start, &end, &pgoff, path)) {
-		tap_skip("mappings", "cannot find this program in /proc/self/maps");
-		dw_procs_free(p);
-		return tap_done();
+/* This program mapped for pid @pid at @base from time @t (SKIP if it cannot be found). */
+#define MAP_SELF(pid, t, base, bad_build_id) do { \
+	if (!self->have_self) \
+		SKIP(return, "cannot find this program in /proc/self/maps"); \
+	dw_procs_add(self->p, mk_mmap(&b, pid, t, base, (base) + (self->end - self->start), \
+				      self->pgoff, self->path, bad_build_id)); \
+} while (0)
+
+#define FN_AT(base) ((base) + (self->fn - self->start))
+
+TEST_F(procs, the_name_at_a_time_between_two_names)
+{
+	EXPECT_STREQ("first", dw_procs_comm(self->p, 5, 15) ?: "");
+}
+
+TEST_F(procs, the_name_after_a_rename)
+{
+	EXPECT_STREQ("second", dw_procs_comm(self->p, 5, 25) ?: "");
+}
+
+TEST_F(procs, the_name_before_the_first_is_the_first)
+{
+	EXPECT_STREQ("first", dw_procs_comm(self->p, 5, 1) ?: "");
+}
+
+TEST_F(procs, another_threads_own_name)
+{
+	EXPECT_STREQ("worker", dw_procs_comm(self->p, 6, 1000) ?: "");
+}
+
+TEST_F(procs, a_thread_never_named_is_null)
+{
+	EXPECT_EQ(NULL, dw_procs_comm(self->p, 7, 15));
+}
+
+TEST_F(procs, no_mmap_record_yet_no_mappings)
+{
+	EXPECT_FALSE(dw_procs_has_maps(self->p, 5));
+}
+
+TEST_F(procs, mmap_records_describe_their_pid_only)
+{
+	MAP_SELF(5, 30, base1, 0);
+	EXPECT_TRUE(dw_procs_has_maps(self->p, 5));
+	EXPECT_FALSE(dw_procs_has_maps(self->p, 9));
+}
+
+TEST_F(procs, a_function_at_a_made_up_load_address)
+{
+	MAP_SELF(5, 30, base1, 0);
+	self->name = dw_procs_lookup(self->p, 5, 40, FN_AT(base1) + 4, &self->off, &self->dso);
+	ASSERT_NE(NULL, self->name);
+	EXPECT_STREQ("dw_procs_test_fn", self->name);
+	EXPECT_EQ(4ull, self->off);
+	ASSERT_NE(NULL, self->dso);
+	EXPECT_STREQ(self->path, self->dso);
+}
+
+TEST_F(procs, another_process_has_nothing_there)
+{
+	MAP_SELF(5, 30, base1, 0);
+	EXPECT_EQ(NULL, dw_procs_lookup(self->p, 9, 40, FN_AT(base1), &self->off, &self->dso));
+	EXPECT_EQ(NULL, self->dso);
+}
+
+/* Anonymous memory over page @k of the image, next to the function's page. */
+static uint64_t hole_page(const FIXTURE_DATA(procs) *self)
+{
+	uint64_t fpage = (self->fn - self->start) / 4096, npages = (self->end - self->start) / 4096;
+	uint64_t k = fpage >= 2 ? fpage - 1 : fpage + 1;
+
+	return k >= 1 && k + 2 <= npages ? k : 0;
+}
+
+#define MAP_HOLE(k) do { \
+	MAP_SELF(5, 30, base1, 0); \
+	k = hole_page(self); \
+	if (!k) \
+		SKIP(return, "this program's text is too small to split"); \
+	dw_procs_add(self->p, mk_mmap(&b, 5, 31, base1 + k * 4096, base1 + (k + 1) * 4096, 0, \
+				      "//anon", 0)); \
+} while (0)
+
+TEST_F(procs, anonymous_memory_splitting_a_mapping_has_no_symbols)
+{
+	uint64_t k;
+
+	MAP_HOLE(k);
+	self->name = dw_procs_lookup(self->p, 5, 40, base1 + k * 4096 + 8, &self->off, &self->dso);
+	EXPECT_EQ(NULL, self->name);
+	ASSERT_NE(NULL, self->dso);
+	EXPECT_STREQ("//anon", self->dso);
+}
+
+TEST_F(procs, the_function_side_of_a_split_mapping_keeps_its_names)
+{
+	uint64_t k;
+
+	MAP_HOLE(k);
+	self->name = dw_procs_lookup(self->p, 5, 40, FN_AT(base1), &self->off, &self->dso);
+	ASSERT_NE(NULL, self->name);
+	EXPECT_STREQ("dw_procs_test_fn", self->name);
+	EXPECT_EQ(0ull, self->off);
+}
+
+/* pid 8: the same file unsplit; both must agree right of the hole. */
+TEST_F(procs, right_of_the_hole_names_are_as_unsplit)
+{
+	uint64_t k, x, same = 0, named = 0, n = 0;
+
+	MAP_HOLE(k);
+	MAP_SELF(8, 30, base1, 0);
+	for (x = (k + 1) * 4096; x < self->end - self->start; x += 16, n++) {
+		uint64_t o5 = 1, o8 = 2;
+		const char *n5 = dw_procs_lookup(self->p, 5, 40, base1 + x, &o5, NULL);
+		const char *n8 = dw_procs_lookup(self->p, 8, 40, base1 + x, &o8, NULL);
+
+		named += n8 != NULL;
+		same += n5 == n8 || (n5 && n8 && !strcmp(n5, n8) && o5 == o8);
 	}
-	ok(!dw_procs_has_maps(p, 5), "no MMAP record yet: no mappings");
-	dw_procs_add(p, mk_mmap(&b, 5, 30, base1, base1 + (end - start), pgoff, path, 0));
-	ok(dw_procs_has_maps(p, 5) && !dw_procs_has_maps(p, 9), "MMAP records describe pid 5 only");
-	name = dw_procs_lookup(p, 5, 40, base1 + (fn - start) + 4, &off, &dso);
-	ok(name && !strcmp(name, "dw_procs_test_fn") && off == 4 && dso && !strcmp(dso, path),
-	   "a function at a made-up load address (%s+%llu)", name ?: "NULL",
-	   (unsigned long long)off);
-	ok(!dw_procs_lookup(p, 9, 40, base1 + (fn - start), &off, &dso) && !dso,
-	   "another process: nothing");
+	EXPECT_EQ(n, same);
+	EXPECT_GT(named, 0ull);
+}
 
-	/* Anonymous memory over one page inside it: only that page loses its names. */
-	{
-		uint64_t fpage = (fn - start) / 4096, npages = (end - start) / 4096;
-		uint64_t k = fpage >= 2 ? fpage - 1 : fpage + 1;
+/* An exec at 100: a new image at another address; the old one stays for old stacks. */
+#define EXEC_SELF() do { \
+	MAP_SELF(5, 30, base1, 0); \
+	dw_procs_add(self->p, mk_comm(&b, 5, 5, 100, "exec'd", 1)); \
+	MAP_SELF(5, 101, base2, 0); \
+} while (0)
 
-		if (k >= 1 && k + 2 <= npages) {
-			dw_procs_add(p, mk_mmap(&b, 5, 31, base1 + k * 4096,
-						base1 + (k + 1) * 4096, 0, "//anon", 0));
-			name = dw_procs_lookup(p, 5, 40, base1 + k * 4096 + 8, &off, &dso);
-			ok(!name && dso && !strcmp(dso, "//anon"),
-			   "anonymous memory splitting a mapping has no symbols (//anon)");
-			name = dw_procs_lookup(p, 5, 40, base1 + (fn - start), &off, &dso);
-			ok(name && !strcmp(name, "dw_procs_test_fn") && off == 0,
-			   "the %s part of the split mapping keeps its names",
-			   k < fpage ? "right" : "left");
-			/* pid 8: the same file unsplit; both must agree right of the hole. */
-			dw_procs_add(p, mk_mmap(&b, 8, 30, base1, base1 + (end - start), pgoff,
-						path, 0));
-			{
-				uint64_t x, same = 0, named = 0, n = 0;
+TEST_F(procs, after_an_exec_the_new_image)
+{
+	EXEC_SELF();
+	self->name = dw_procs_lookup(self->p, 5, 150, FN_AT(base2), &self->off, &self->dso);
+	EXPECT_STREQ("dw_procs_test_fn", self->name ?: "");
+}
 
-				for (x = (k + 1) * 4096; x < end - start; x += 16, n++) {
-					uint64_t o5 = 1, o8 = 2;
-					const char *n5, *n8;
+TEST_F(procs, after_an_exec_the_old_image_is_gone)
+{
+	EXEC_SELF();
+	self->name = dw_procs_lookup(self->p, 5, 150, FN_AT(base1), &self->off, &self->dso);
+	EXPECT_EQ(NULL, self->name);
+	EXPECT_EQ(NULL, self->dso);
+}
 
-					n5 = dw_procs_lookup(p, 5, 40, base1 + x, &o5, NULL);
-					n8 = dw_procs_lookup(p, 8, 40, base1 + x, &o8, NULL);
+TEST_F(procs, a_stack_from_before_the_exec_sees_the_old_image)
+{
+	EXEC_SELF();
+	self->name = dw_procs_lookup(self->p, 5, 50, FN_AT(base1), &self->off, &self->dso);
+	EXPECT_STREQ("dw_procs_test_fn", self->name ?: "");
+}
 
-					named += n8 != NULL;
-					same += n5 == n8 ||
-						(n5 && n8 && !strcmp(n5, n8) && o5 == o8);
-				}
-				ok(same == n && named > 0,
-				   "right of the hole: names as unsplit (%llu of %llu, %llu named)",
-				   (unsigned long long)same, (unsigned long long)n,
-				   (unsigned long long)named);
-			}
-		} else {
-			tap_skip("split mapping", "this program's text is too small");
-		}
-	}
+TEST_F(procs, the_exec_renamed_the_thread)
+{
+	EXEC_SELF();
+	EXPECT_STREQ("exec'd", dw_procs_comm(self->p, 5, 150) ?: "");
+}
 
-	/* An exec: a new image at another address; the old one stays for old stacks. */
-	dw_procs_add(p, mk_comm(&b, 5, 5, 100, "exec'd", 1));
-	dw_procs_add(p, mk_mmap(&b, 5, 101, base2, base2 + (end - start), pgoff, path, 0));
-	name = dw_procs_lookup(p, 5, 150, base2 + (fn - start), &off, &dso);
-	ok(name && !strcmp(name, "dw_procs_test_fn"), "after the exec: the new image");
-	name = dw_procs_lookup(p, 5, 150, base1 + (fn - start), &off, &dso);
-	ok(!name && !dso, "after the exec: the old image is gone");
-	name = dw_procs_lookup(p, 5, 50, base1 + (fn - start), &off, &dso);
-	ok(name && !strcmp(name, "dw_procs_test_fn"),
-	   "a stack from before the exec: the old image");
-	ok(!strcmp(dw_procs_comm(p, 5, 150) ?: "", "exec'd"), "the exec renamed the thread");
+/* A build-id that the file on disk does not have: no names from it. */
+TEST_F(procs, a_rebuilt_file_gives_the_file_and_no_names)
+{
+	EXEC_SELF();
+	MAP_SELF(5, 102, base2, 1);
+	self->name = dw_procs_lookup(self->p, 5, 150, FN_AT(base2), &self->off, &self->dso);
+	EXPECT_EQ(NULL, self->name);
+	ASSERT_NE(NULL, self->dso);
+	EXPECT_STREQ(self->path, self->dso);
+}
 
-	/* A build-id that the file on disk does not have: no names from it. */
-	dw_procs_add(p, mk_mmap(&b, 5, 102, base2, base2 + (end - start), pgoff, path, 1));
-	name = dw_procs_lookup(p, 5, 150, base2 + (fn - start), &off, &dso);
-	ok(!name && dso && !strcmp(dso, path), "a rebuilt file (build-id differs): file, no names");
-
+TEST_F(procs, a_malformed_record_is_refused)
+{
 	mk_mmap(&b, 5, 1, base2, base2 + 4096, 0, "/x", 0);
 	b.hdr.size = 8;
-	ok(dw_procs_add(p, &b.hdr) != 0, "a malformed record is refused");
-	dw_procs_free(p);
-	return tap_done();
+	EXPECT_NE(0, dw_procs_add(self->p, &b.hdr));
 }
+
+TEST_HARNESS_MAIN
