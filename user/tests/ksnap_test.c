@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "capture/capture.h"
 #include "symbols/kallsyms.h"
 #include "capture/ksnap.h"
@@ -54,131 +54,289 @@ static struct dw_kallsyms *read_back(char *why, size_t len, unsigned long *chunk
 	return k;
 }
 
-int main(void)
-{
-	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = 1, .sample_freq = 99 };
-	struct dw_capture_writer w;
-	struct dw_capture_reader r;
+#define KS_BASE		0xffffffff81000000ULL
+#define KS_SYM(i)	(KS_BASE + 0x40ULL * (i))
+
+static struct dunwind_config cfg = { .size = sizeof(cfg), .pid = 1, .sample_freq = 99 };
+
+/*
+ * A kallsyms file big enough for several chunks (200000 symbols of varied
+ * names, every 7th a data symbol, one module symbol) and a module list.
+ */
+FIXTURE(snap) {
 	struct dw_kallsyms *k;
-	const char *name, *mod;
-	unsigned long chunks, known = 0;
+	unsigned long chunks;
 	char why[256];
-	uint64_t off;
+	int written;
+};
+
+FIXTURE_SETUP(snap)
+{
+	struct dw_capture_writer w;
 	FILE *f;
 	int i;
 
-	if (!mkdtemp(dir))
-		return 1;
+	strcpy(dir, "/tmp/dw_ksnap_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(cap, sizeof(cap), "%s/capture", dir);
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
 	snprintf(mods, sizeof(mods), "%s/modules", dir);
-	/* Big enough for several chunks: 200000 symbols of varied names. */
 	f = fopen(ks, "w");
-	for (i = 0; f && i < 200000; i++)
-		fprintf(f, "%016llx %c sym_%d_%x\n", 0xffffffff81000000ULL + 0x40ULL * (unsigned)i,
-			i % 7 ? 'T' : 'd', i, (unsigned)i * 2654435761U);
-	if (f) {
-		fprintf(f, "ffffffffc0002000 t mod_fn\t[mymod]\n");
-		fclose(f);
-	}
+	ASSERT_NE(NULL, f);
+	for (i = 0; i < 200000; i++)
+		fprintf(f, "%016llx %c sym_%d_%x\n", KS_SYM((unsigned)i), i % 7 ? 'T' : 'd', i,
+			(unsigned)i * 2654435761U);
+	fprintf(f, "ffffffffc0002000 t mod_fn\t[mymod]\n");
+	fclose(f);
 	write_text(mods, "mymod 8192 0 - Live 0xffffffffc0001000 (O)\n"
 			 "hidden 4096 0 - Live 0x0000000000000000\n"
 			 "garbage\n");
+	self->written = dw_capture_create(&w, cap, &cfg) || dw_ksnap_write(&w, ks, mods) ||
+			dw_capture_close(&w) ? -1 : 0;
+	self->k = read_back(self->why, sizeof(self->why), &self->chunks);
+}
 
-	ok(dw_capture_create(&w, cap, &cfg) == 0 && dw_ksnap_write(&w, ks, mods) == 0 &&
-	   dw_capture_close(&w) == 0, "write a capture with a kernel symbol snapshot");
-	k = read_back(why, sizeof(why), &chunks);
-	ok(k != NULL && chunks >= 3, "read it back (%lu chunks)%s%s", chunks, k ? "" : ": ",
-	   k ? "" : why);
-	name = k ? dw_kallsyms_lookup(k, 0xffffffff81000000ULL + 0x40ULL * 12345 + 5, &off, &mod)
-		 : NULL;
-	ok(name && !strncmp(name, "sym_12345_", 10) && off == 5 && !strcmp(mod, "kernel.kallsyms"),
-	   "the right core symbol (%s+%llu)", name ? name : "-", (unsigned long long)off);
-	name = k ? dw_kallsyms_lookup(k, 0xffffffff81000000ULL + 0x40ULL * 14 + 1, &off, &mod)
-		 : NULL;
-	ok(name && !strncmp(name, "sym_13_", 7) && off == 0x41,
-	   "data symbols were left out of the snapshot (%s)", name ? name : "-");
-	name = k ? dw_kallsyms_lookup(k, 0xffffffffc0002010ULL, &off, &mod) : NULL;
-	ok(name && !strcmp(name, "mod_fn") && !strcmp(mod, "mymod"), "a module symbol");
-	mod = k ? dw_kallsyms_module(k, 0xffffffffc0001100ULL, &off) : NULL;
-	ok(mod && !strcmp(mod, "mymod") && off == 0x100, "module extents from the module list");
-	ok(k && !dw_kallsyms_module(k, 0xffffffffc0004000ULL, &off) &&
-	   !dw_kallsyms_module(k, 0x10, &off), "outside every module: none");
-	dw_kallsyms_free(k);
-
-	/* Only the symbols some IPs need: each containing symbol and its successor. */
-	{
-		const __u64 ips[] = { 0xffffffff81000000ULL + 0x40ULL * 12345 + 5,
-				      0xffffffff81000000ULL + 0x40ULL * 12345 + 9,
-				      0xffffffffc0002010ULL };
-		unsigned long small;
-
-		ok(dw_capture_create(&w, cap, &cfg) == 0 &&
-		   dw_ksnap_write_ips(&w, ks, mods, ips, 3) == 0 && dw_capture_close(&w) == 0,
-		   "write a snapshot of the symbols 3 IPs need");
-		k = read_back(why, sizeof(why), &small);
-		ok(k && small == 2, "one chunk of symbols, one of modules (%lu)", small);
-		name = k ? dw_kallsyms_lookup(k, ips[0], &off, &mod) : NULL;
-		ok(name && !strncmp(name, "sym_12345_", 10) && off == 5,
-		   "an IP resolves as with the whole snapshot (%s+%llu)", name ? name : "-",
-		   (unsigned long long)off);
-		name = k ? dw_kallsyms_lookup(k, ips[2], &off, &mod) : NULL;
-		ok(name && !strcmp(name, "mod_fn") && !strcmp(mod, "mymod"),
-		   "a module IP resolves too");
-		name = k ? dw_kallsyms_lookup(k, 0xffffffff81000000ULL + 0x40ULL * 500, &off, &mod)
-			 : NULL;
-		ok(!name || strncmp(name, "sym_500_", 8), "a symbol no IP needs is left out");
-		dw_kallsyms_free(k);
-		/* The checks below want the whole snapshot again. */
-		ok(dw_capture_create(&w, cap, &cfg) == 0 && dw_ksnap_write(&w, ks, mods) == 0 &&
-		   dw_capture_close(&w) == 0, "write the whole snapshot again");
-	}
-
-	/* An old reader: the snapshot is skipped by size, records are intact. */
-	ok(dw_capture_open(&r, cap) == 0, "the capture validates");
-	while (dw_capture_next(&r))
-		known++;
-	ok(known == 0 && r.skipped == chunks, "a reader that does not know the type skips "
-	   "all %lu chunks", chunks);
-	dw_capture_release(&r);
-
-	/* Damage: drop a middle chunk (rewrite the file without it). */
-	{
-		struct dw_capture_writer w2;
-		const struct dunwind_rec_header *rec;
-		unsigned long nth = 0;
-		char cap2[160];
-
-		snprintf(cap2, sizeof(cap2), "%s/capture2", dir);
-		dw_capture_open(&r, cap);
-		dw_capture_create(&w2, cap2, &cfg);
-		while ((rec = dw_capture_next_any(&r)))
-			if (nth++ != 1)
-				dw_capture_write(&w2, rec);
-		dw_capture_close(&w2);
-		dw_capture_release(&r);
-		rename(cap2, cap);
-		k = read_back(why, sizeof(why), &chunks);
-		ok(!k && strstr(why, "damaged"), "a missing chunk: no table, says why (%s)", why);
-	}
-
-	/* No snapshot at all. */
-	dw_capture_create(&w, cap, &cfg);
-	dw_capture_close(&w);
-	k = read_back(why, sizeof(why), &chunks);
-	ok(!k && strstr(why, "no kernel symbol snapshot"), "no snapshot: says so");
-
-	/* kptr_restrict: all-zero addresses are refused by the writer. */
-	write_text(ks, "0000000000000000 T _stext\n0000000000000000 t helper\n");
-	dw_capture_create(&w, cap, &cfg);
-	ok(dw_ksnap_write(&w, ks, mods) == -EPERM, "hidden addresses: -EPERM");
-	dw_capture_close(&w);
-	ok(dw_ksnap_write(&w, "/nonexistent", NULL) == -ENOENT, "missing kallsyms: -ENOENT");
-
+FIXTURE_TEARDOWN(snap)
+{
+	dw_kallsyms_free(self->k);
 	unlink(cap);
 	unlink(ks);
 	unlink(mods);
 	rmdir(dir);
-
-	return tap_done();
 }
+
+TEST_F(snap, a_capture_with_a_snapshot_is_written)
+{
+	EXPECT_EQ(0, self->written);
+}
+
+TEST_F(snap, it_reads_back_in_several_chunks)
+{
+	EXPECT_NE(NULL, self->k) TH_LOG("%s", self->why);
+	EXPECT_GE(self->chunks, 3ul);
+}
+
+TEST_F(snap, the_right_core_symbol)
+{
+	const char *name, *mod;
+	uint64_t off;
+
+	ASSERT_NE(NULL, self->k);
+	name = dw_kallsyms_lookup(self->k, KS_SYM(12345) + 5, &off, &mod);
+	ASSERT_NE(NULL, name);
+	EXPECT_EQ(0, strncmp(name, "sym_12345_", 10));
+	EXPECT_EQ(5ull, off);
+	EXPECT_STREQ("kernel.kallsyms", mod);
+}
+
+TEST_F(snap, data_symbols_are_left_out)
+{
+	const char *name, *mod;
+	uint64_t off;
+
+	ASSERT_NE(NULL, self->k);
+	name = dw_kallsyms_lookup(self->k, KS_SYM(14) + 1, &off, &mod);
+	ASSERT_NE(NULL, name);
+	EXPECT_EQ(0, strncmp(name, "sym_13_", 7)) TH_LOG("%s", name);
+	EXPECT_EQ(0x41ull, off);
+}
+
+TEST_F(snap, a_module_symbol)
+{
+	const char *name, *mod;
+	uint64_t off;
+
+	ASSERT_NE(NULL, self->k);
+	name = dw_kallsyms_lookup(self->k, 0xffffffffc0002010ULL, &off, &mod);
+	EXPECT_STREQ("mod_fn", name ?: "");
+	EXPECT_STREQ("mymod", mod);
+}
+
+TEST_F(snap, module_extents_come_from_the_module_list)
+{
+	const char *mod;
+	uint64_t off;
+
+	ASSERT_NE(NULL, self->k);
+	mod = dw_kallsyms_module(self->k, 0xffffffffc0001100ULL, &off);
+	EXPECT_STREQ("mymod", mod ?: "");
+	EXPECT_EQ(0x100ull, off);
+}
+
+TEST_F(snap, outside_every_module_none)
+{
+	uint64_t off;
+
+	ASSERT_NE(NULL, self->k);
+	EXPECT_EQ(NULL, dw_kallsyms_module(self->k, 0xffffffffc0004000ULL, &off));
+	EXPECT_EQ(NULL, dw_kallsyms_module(self->k, 0x10, &off));
+}
+
+/* Only the symbols some IPs need: each containing symbol and its successor. */
+static const __u64 ips[] = { KS_SYM(12345) + 5, KS_SYM(12345) + 9, 0xffffffffc0002010ULL };
+
+static int write_for_ips(void)
+{
+	struct dw_capture_writer w;
+
+	return dw_capture_create(&w, cap, &cfg) || dw_ksnap_write_ips(&w, ks, mods, ips, 3) ||
+	       dw_capture_close(&w) ? -1 : 0;
+}
+
+TEST_F(snap, a_snapshot_of_the_symbols_3_ips_need_is_written)
+{
+	EXPECT_EQ(0, write_for_ips());
+}
+
+TEST_F(snap, it_is_one_chunk_of_symbols_and_one_of_modules)
+{
+	struct dw_kallsyms *k;
+	unsigned long small;
+
+	ASSERT_EQ(0, write_for_ips());
+	k = read_back(self->why, sizeof(self->why), &small);
+	EXPECT_NE(NULL, k);
+	EXPECT_EQ(2ul, small);
+	dw_kallsyms_free(k);
+}
+
+TEST_F(snap, an_ip_resolves_as_with_the_whole_snapshot)
+{
+	struct dw_kallsyms *k;
+	const char *name, *mod;
+	unsigned long small;
+	uint64_t off;
+
+	ASSERT_EQ(0, write_for_ips());
+	k = read_back(self->why, sizeof(self->why), &small);
+	ASSERT_NE(NULL, k);
+	name = dw_kallsyms_lookup(k, ips[0], &off, &mod);
+	ASSERT_NE(NULL, name);
+	EXPECT_EQ(0, strncmp(name, "sym_12345_", 10));
+	EXPECT_EQ(5ull, off);
+	dw_kallsyms_free(k);
+}
+
+TEST_F(snap, a_module_ip_resolves_too)
+{
+	struct dw_kallsyms *k;
+	const char *name, *mod;
+	unsigned long small;
+	uint64_t off;
+
+	ASSERT_EQ(0, write_for_ips());
+	k = read_back(self->why, sizeof(self->why), &small);
+	ASSERT_NE(NULL, k);
+	name = dw_kallsyms_lookup(k, ips[2], &off, &mod);
+	EXPECT_STREQ("mod_fn", name ?: "");
+	EXPECT_STREQ("mymod", mod);
+	dw_kallsyms_free(k);
+}
+
+TEST_F(snap, a_symbol_no_ip_needs_is_left_out)
+{
+	struct dw_kallsyms *k;
+	const char *name, *mod;
+	unsigned long small;
+	uint64_t off;
+
+	ASSERT_EQ(0, write_for_ips());
+	k = read_back(self->why, sizeof(self->why), &small);
+	ASSERT_NE(NULL, k);
+	name = dw_kallsyms_lookup(k, KS_SYM(500), &off, &mod);
+	EXPECT_TRUE(!name || strncmp(name, "sym_500_", 8)) TH_LOG("%s", name);
+	dw_kallsyms_free(k);
+}
+
+TEST_F(snap, the_whole_snapshot_can_be_written_again_after_a_partial_one)
+{
+	struct dw_capture_writer w;
+
+	ASSERT_EQ(0, write_for_ips());
+	EXPECT_EQ(0, dw_capture_create(&w, cap, &cfg));
+	EXPECT_EQ(0, dw_ksnap_write(&w, ks, mods));
+	EXPECT_EQ(0, dw_capture_close(&w));
+}
+
+TEST_F(snap, the_capture_validates)
+{
+	struct dw_capture_reader r;
+
+	ASSERT_EQ(0, dw_capture_open(&r, cap));
+	dw_capture_release(&r);
+}
+
+/* An old reader: the snapshot is skipped by size, records are intact. */
+TEST_F(snap, a_reader_that_does_not_know_the_type_skips_every_chunk)
+{
+	struct dw_capture_reader r;
+	unsigned long known = 0;
+
+	ASSERT_EQ(0, dw_capture_open(&r, cap));
+	while (dw_capture_next(&r))
+		known++;
+	EXPECT_EQ(0ul, known);
+	EXPECT_EQ(self->chunks, r.skipped);
+	dw_capture_release(&r);
+}
+
+/* Damage: drop a middle chunk (rewrite the file without it). */
+TEST_F(snap, a_missing_chunk_gives_no_table_and_says_why)
+{
+	const struct dunwind_rec_header *rec;
+	struct dw_capture_writer w2;
+	struct dw_capture_reader r;
+	struct dw_kallsyms *k;
+	unsigned long nth = 0, chunks;
+	char cap2[160];
+
+	snprintf(cap2, sizeof(cap2), "%s/capture2", dir);
+	ASSERT_EQ(0, dw_capture_open(&r, cap));
+	ASSERT_EQ(0, dw_capture_create(&w2, cap2, &cfg));
+	while ((rec = dw_capture_next_any(&r)))
+		if (nth++ != 1)
+			dw_capture_write(&w2, rec);
+	dw_capture_close(&w2);
+	dw_capture_release(&r);
+	rename(cap2, cap);
+	k = read_back(self->why, sizeof(self->why), &chunks);
+	EXPECT_EQ(NULL, k);
+	EXPECT_NE(NULL, strstr(self->why, "damaged")) TH_LOG("%s", self->why);
+	dw_kallsyms_free(k);
+}
+
+TEST_F(snap, no_snapshot_says_so)
+{
+	struct dw_capture_writer w;
+	struct dw_kallsyms *k;
+	unsigned long chunks;
+
+	dw_capture_create(&w, cap, &cfg);
+	dw_capture_close(&w);
+	k = read_back(self->why, sizeof(self->why), &chunks);
+	EXPECT_EQ(NULL, k);
+	EXPECT_NE(NULL, strstr(self->why, "no kernel symbol snapshot")) TH_LOG("%s", self->why);
+	dw_kallsyms_free(k);
+}
+
+/* kptr_restrict: all-zero addresses are refused by the writer. */
+TEST_F(snap, hidden_addresses_are_eperm)
+{
+	struct dw_capture_writer w;
+
+	write_text(ks, "0000000000000000 T _stext\n0000000000000000 t helper\n");
+	ASSERT_EQ(0, dw_capture_create(&w, cap, &cfg));
+	EXPECT_EQ(-EPERM, dw_ksnap_write(&w, ks, mods));
+	dw_capture_close(&w);
+}
+
+TEST_F(snap, a_missing_kallsyms_is_enoent)
+{
+	struct dw_capture_writer w;
+
+	ASSERT_EQ(0, dw_capture_create(&w, cap, &cfg));
+	EXPECT_EQ(-ENOENT, dw_ksnap_write(&w, "/nonexistent", NULL));
+	dw_capture_close(&w);
+}
+
+TEST_HARNESS_MAIN
