@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "mkrec.h"
 #include "capture/capture.h"
 #include "selfmap.h"
@@ -82,21 +82,23 @@ __attribute__((noinline, used)) int dw_script_test_leaf(int x)
 	return x + 1;
 }
 
-int main(void)
+static struct dunwind_config cfg = { .size = sizeof(cfg), .pid = (int)GHOST,
+				     .sample_freq = 999 };
+
+/* The synthetic capture of a gone process, and a kallsyms file. */
+FIXTURE(script) {
+	char args[512];
+	int written;
+};
+
+FIXTURE_SETUP(script)
 {
-	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = (int)GHOST, .sample_freq = 999 };
 	struct dw_capture_writer w;
 	union rec_buf b;
-	char args[512], want[4200];
-	static char self[4096];
-	uint64_t start, end, pgoff;
-	const char *o;
-	int rc, n = 0;
+	int n = 0;
 
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	strcpy(dir, "/tmp/dw_script_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(cap, sizeof(cap), "%s/capture", dir);
 	snprintf(ksyms, sizeof(ksyms), "%s/kallsyms", dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
@@ -104,8 +106,8 @@ int main(void)
 	write_text(ksyms, "ffffffff81000000 T _stext\n"
 			  "ffffffff81100000 T _etext\n"
 			  "ffffffffc0001000 t dunwind_handler\t[dunwind]\n");
-
-	dw_capture_create(&w, cap, &cfg);
+	cfg.pid = (int)GHOST;
+	ASSERT_EQ(0, dw_capture_create(&w, cap, &cfg));
 	n += !dw_capture_write(&w, mk_sample(&b, 5, 12345678901234ULL, GHOST, GHOST + 1, 2,
 					     0xffffffff81000010ULL));
 	n += !dw_capture_write(&w, mk_stack(&b, 6, GHOST, GHOST + 1, 2, 0x7fff00002000ULL,
@@ -119,23 +121,59 @@ int main(void)
 					     0x1000));
 	n += !dw_capture_write(&w, mk_lost(&b, 2, 1));
 	n += !dw_capture_write(&w, mk_unknown(&b, 50, 24));
-	ok(n == 8 && dw_capture_close(&w) == 0, "write a synthetic capture");
+	self->written = n == 8 && dw_capture_close(&w) == 0;
+	snprintf(self->args, sizeof(self->args), "script -i %s -k %s", cap, ksyms);
+}
 
-	snprintf(args, sizeof(args), "script -i %s -k %s", cap, ksyms);
-	rc = run(args);
-	o = read_text(out);
-	ok(rc == 0, "dunwind script exits 0 (%d)", rc);
-	if (!ok(!strcmp(o, expected), "the stitched stacks are exactly as expected"))
-		printf("# got:\n%s# end\n", o);
+FIXTURE_TEARDOWN(script)
+{
+	unlink(cap);
+	unlink(ksyms);
+	unlink(out);
+	unlink(err);
+	rmdir(dir);
+}
+
+TEST_F(script, a_synthetic_capture_is_written)
+{
+	EXPECT_TRUE(self->written);
+}
+
+TEST_F(script, dunwind_script_exits_0)
+{
+	EXPECT_EQ(0, run(self->args));
+}
+
+TEST_F(script, the_stitched_stacks_are_exactly_as_expected)
+{
+	run(self->args);
+	EXPECT_STREQ(expected, read_text(out));
+}
+
+TEST_F(script, the_summary_counts_joined_no_user_and_missing_samples)
+{
+	run(self->args);
+	EXPECT_NE(NULL, strstr(read_text(err), "4 samples: 2 with their user stack, 1 without a "
+				"user part, 1 user stack missing"));
+}
+
+TEST_F(script, the_summary_counts_lost_and_unknown_records)
+{
+	const char *o;
+
+	run(self->args);
 	o = read_text(err);
-	ok(strstr(o, "4 samples: 2 with their user stack, 1 without a user part, "
-		     "1 user stack missing") != NULL,
-	   "the summary counts joined, no-user and missing samples");
-	ok(strstr(o, "2 user stacks (0 orphan, 0 duplicate); lost 3 records (2 samples, "
-		     "1 user stacks)") && strstr(o, "skipped 1 records of unknown type"),
-	   "the summary counts lost and unknown records");
+	EXPECT_NE(NULL, strstr(o, "2 user stacks (0 orphan, 0 duplicate); lost 3 records "
+			       "(2 samples, 1 user stacks)"));
+	EXPECT_NE(NULL, strstr(o, "skipped 1 records of unknown type"));
+}
 
-	/* A live process of ours: its user frames get names. */
+/* A capture of this live process: a sample and its one-frame user stack. */
+static void capture_of_self(void)
+{
+	struct dw_capture_writer w;
+	union rec_buf b;
+
 	cfg.pid = getpid();
 	dw_capture_create(&w, cap, &cfg);
 	mk_stack(&b, 9, (__u32)getpid(), (__u32)getpid(), 1, 0, DUNWIND_STOP_END);
@@ -143,74 +181,119 @@ int main(void)
 	dw_capture_write(&w, &b.hdr);
 	dw_capture_write(&w, mk_sample(&b, 9, 1000, (__u32)getpid(), (__u32)getpid(), 0, 0));
 	dw_capture_close(&w);
-	rc = run(args);
-	o = read_text(out);
-	snprintf(want, sizeof(want), " dw_script_test_leaf+0x2 (");
-	ok(rc == 0 && strstr(o, want) && strstr(o, "/script_test)\n"),
-	   "user frames of a live process are symbolised");
-	if (!strstr(o, want))
-		printf("# got:\n%s# end\n", o);
-
-	/* The same capture from another boot: /proc says nothing about it. */
-	{
-		FILE *f = fopen(cap, "r+");
-		int c;
-
-		if (f && !fseek(f, 104, SEEK_SET) && (c = fgetc(f)) != EOF &&
-		    !fseek(f, 104, SEEK_SET))
-			fputc(c ^ 1, f);
-		if (f)
-			fclose(f);
-		rc = run(args);
-		o = read_text(out);
-		ok(rc == 0 && !strstr(o, "dw_script_test_leaf") && strstr(o, "[unknown] ([unknown])"),
-		   "another boot: live processes are not used to name frames");
-		ok(strstr(read_text(err), "another boot") != NULL, "another boot: says so");
-	}
-
-	/* Names and mappings from COMM and MMAP records, for a process long gone. */
-	if (find_self((uintptr_t)dw_script_test_leaf, &start, &end, &pgoff, self)) {
-		const __u64 base = 0x3000000000ULL;
-
-		cfg.pid = (int)GHOST;
-		dw_capture_create(&w, cap, &cfg);
-		dw_capture_write(&w, mk_comm(&b, GHOST, GHOST + 1, 5, "ghostly", 0));
-		dw_capture_write(&w, mk_mmap(&b, GHOST, 6, base, base + (end - start), pgoff, self,
-					     0));
-		mk_stack(&b, 11, GHOST, GHOST + 1, 1, 0, DUNWIND_STOP_END);
-		b.stack.ips[0] = base + ((uintptr_t)dw_script_test_leaf - start) + 2;
-		b.stack.time = 8;
-		dw_capture_write(&w, &b.hdr);
-		dw_capture_write(&w, mk_sample(&b, 11, 7, GHOST, GHOST + 1, 0, 0));
-		dw_capture_close(&w);
-		rc = run(args);
-		o = read_text(out);
-		snprintf(want, sizeof(want), " dw_script_test_leaf+0x2 (%s)\n", self);
-		ok(rc == 0 && !strncmp(o, "ghostly 4194305/4194306 ", 24),
-		   "the thread's name comes from its COMM record");
-		ok(strstr(o, want) != NULL, "user frames are symbolised from MMAP records");
-		if (!strstr(o, want))
-			printf("# got:\n%s# end\n", o);
-	} else {
-		tap_skip("MMAP symbols", "this program is not in /proc/self/maps");
-	}
-
-	/* Broken inputs: exit 1 with a reason. */
-	if (truncate(cap, 100) == 0) {
-		rc = run(args);
-		ok(rc == 1 && strstr(read_text(err), "truncated"),
-		   "a truncated capture: exit 1, says so");
-	}
-	snprintf(args, sizeof(args), "script -i %s/none", dir);
-	rc = run(args);
-	ok(rc == 1 && strstr(read_text(err), "no such file"), "a missing capture: exit 1, says so");
-	rc = run("script --bogus");
-	ok(rc == 2, "an unknown option: exit 2");
-
-	unlink(cap);
-	unlink(ksyms);
-	unlink(out);
-	unlink(err);
-	rmdir(dir);
-	return tap_done();
 }
+
+TEST_F(script, user_frames_of_a_live_process_are_symbolised)
+{
+	const char *o;
+
+	capture_of_self();
+	EXPECT_EQ(0, run(self->args));
+	o = read_text(out);
+	EXPECT_NE(NULL, strstr(o, " dw_script_test_leaf+0x2 (")) TH_LOG("got:\n%s", o);
+	EXPECT_NE(NULL, strstr(o, "/script_test)\n"));
+}
+
+/* The same capture from another boot: flip a bit of its boot id. */
+static void from_another_boot(void)
+{
+	FILE *f;
+	int c;
+
+	capture_of_self();
+	f = fopen(cap, "r+");
+	if (f && !fseek(f, 104, SEEK_SET) && (c = fgetc(f)) != EOF && !fseek(f, 104, SEEK_SET))
+		fputc(c ^ 1, f);
+	if (f)
+		fclose(f);
+}
+
+TEST_F(script, another_boot_live_processes_do_not_name_frames)
+{
+	const char *o;
+
+	from_another_boot();
+	EXPECT_EQ(0, run(self->args));
+	o = read_text(out);
+	EXPECT_EQ(NULL, strstr(o, "dw_script_test_leaf"));
+	EXPECT_NE(NULL, strstr(o, "[unknown] ([unknown])"));
+}
+
+TEST_F(script, another_boot_says_so)
+{
+	from_another_boot();
+	run(self->args);
+	EXPECT_NE(NULL, strstr(read_text(err), "another boot"));
+}
+
+/* Names and mappings from COMM and MMAP records, for a process long gone. */
+static int capture_of_ghost(char *image, size_t len)
+{
+	const __u64 base = 0x3000000000ULL;
+	uint64_t start, end, pgoff;
+	struct dw_capture_writer w;
+	static char self_path[4096];
+	union rec_buf b;
+
+	if (!find_self((uintptr_t)dw_script_test_leaf, &start, &end, &pgoff, self_path))
+		return -1;
+	snprintf(image, len, "%s", self_path);
+	cfg.pid = (int)GHOST;
+	dw_capture_create(&w, cap, &cfg);
+	dw_capture_write(&w, mk_comm(&b, GHOST, GHOST + 1, 5, "ghostly", 0));
+	dw_capture_write(&w, mk_mmap(&b, GHOST, 6, base, base + (end - start), pgoff, self_path,
+				     0));
+	mk_stack(&b, 11, GHOST, GHOST + 1, 1, 0, DUNWIND_STOP_END);
+	b.stack.ips[0] = base + ((uintptr_t)dw_script_test_leaf - start) + 2;
+	b.stack.time = 8;
+	dw_capture_write(&w, &b.hdr);
+	dw_capture_write(&w, mk_sample(&b, 11, 7, GHOST, GHOST + 1, 0, 0));
+	return dw_capture_close(&w);
+}
+
+TEST_F(script, the_threads_name_comes_from_its_comm_record)
+{
+	char image[4096];
+
+	if (capture_of_ghost(image, sizeof(image)))
+		SKIP(return, "this program is not in /proc/self/maps");
+	EXPECT_EQ(0, run(self->args));
+	EXPECT_EQ(0, strncmp(read_text(out), "ghostly 4194305/4194306 ", 24));
+}
+
+TEST_F(script, user_frames_are_symbolised_from_mmap_records)
+{
+	char image[4096], want[4200];
+	const char *o;
+
+	if (capture_of_ghost(image, sizeof(image)))
+		SKIP(return, "this program is not in /proc/self/maps");
+	run(self->args);
+	o = read_text(out);
+	snprintf(want, sizeof(want), " dw_script_test_leaf+0x2 (%s)\n", image);
+	EXPECT_NE(NULL, strstr(o, want)) TH_LOG("got:\n%s", o);
+}
+
+/* Broken inputs: exit 1 with a reason. */
+TEST_F(script, a_truncated_capture_exits_1_and_says_so)
+{
+	ASSERT_EQ(0, truncate(cap, 100));
+	EXPECT_EQ(1, run(self->args));
+	EXPECT_NE(NULL, strstr(read_text(err), "truncated"));
+}
+
+TEST_F(script, a_missing_capture_exits_1_and_says_so)
+{
+	char args[512];
+
+	snprintf(args, sizeof(args), "script -i %s/none", dir);
+	EXPECT_EQ(1, run(args));
+	EXPECT_NE(NULL, strstr(read_text(err), "no such file"));
+}
+
+TEST_F(script, an_unknown_option_exits_2)
+{
+	EXPECT_EQ(2, run("script --bogus"));
+}
+
+TEST_HARNESS_MAIN
