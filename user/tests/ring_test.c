@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tap.h"
+#include <string.h>
+
+#include "kselftest_harness.h"
 #include "mkrec.h"
 #include "capture/ring.h"
 
@@ -141,177 +143,356 @@ static int count_fn(const struct dunwind_rec_header *rec, void *arg)
 	return 0;
 }
 
-static void test_attach(void)
-{
+/* A sound 1024-byte ring, not attached. */
+FIXTURE(attach) {
 	struct fake_ring f;
-	struct dw_session s = { .fd = -1 };
+	struct dw_session s;
+};
 
-	ring_init(&f, 1024);
-	ok(dw_session_attach(&s, f.map, f.len) == 0 && s.data == f.data && s.data_size == 1024,
-	   "attach to a sound control page");
-	dw_session_close(&s);
-	s.fd = -1;
-	f.ctrl->version = 2;
-	ok(dw_session_attach(&s, f.map, f.len) == -EPROTO, "attach refuses another ABI version");
-	f.ctrl->version = DUNWIND_ABI_VERSION;
-	f.ctrl->data_size = 1000;
-	ok(dw_session_attach(&s, f.map, f.len) == -EPROTO,
-	   "attach refuses a size not a power of 2");
-	f.ctrl->data_size = 2048;
-	ok(dw_session_attach(&s, f.map, f.len) == -EPROTO, "attach refuses data past the mapping");
-	f.ctrl->data_size = 1024;
-	f.ctrl->data_offset = 1ULL << 62;
-	ok(dw_session_attach(&s, f.map, f.len) == -EPROTO, "attach refuses a huge data offset");
-	f.ctrl->data_offset = 8;
-	ok(dw_session_attach(&s, f.map, f.len) == -EPROTO,
-	   "attach refuses data over the control page");
-	ok(dw_session_attach(&s, f.map, 100) == -EPROTO, "attach refuses a mapping too small");
-	free(f.map);
+FIXTURE_SETUP(attach)
+{
+	ring_init(&self->f, 1024);
+	self->s = (struct dw_session){ .fd = -1 };
 }
 
-static void test_order_busy_wrap(void)
+FIXTURE_TEARDOWN(attach)
 {
+	free(self->f.map);
+}
+
+TEST_F(attach, a_sound_control_page)
+{
+	ASSERT_EQ(0, dw_session_attach(&self->s, self->f.map, self->f.len));
+	EXPECT_EQ((void *)self->f.data, (void *)self->s.data);
+	EXPECT_EQ(1024ull, self->s.data_size);
+	dw_session_close(&self->s);
+}
+
+TEST_F(attach, refuses_another_abi_version)
+{
+	self->f.ctrl->version = 2;
+	EXPECT_EQ(-EPROTO, dw_session_attach(&self->s, self->f.map, self->f.len));
+}
+
+TEST_F(attach, refuses_a_size_not_a_power_of_2)
+{
+	self->f.ctrl->data_size = 1000;
+	EXPECT_EQ(-EPROTO, dw_session_attach(&self->s, self->f.map, self->f.len));
+}
+
+TEST_F(attach, refuses_data_past_the_mapping)
+{
+	self->f.ctrl->data_size = 2048;
+	EXPECT_EQ(-EPROTO, dw_session_attach(&self->s, self->f.map, self->f.len));
+}
+
+TEST_F(attach, refuses_a_huge_data_offset)
+{
+	self->f.ctrl->data_offset = 1ULL << 62;
+	EXPECT_EQ(-EPROTO, dw_session_attach(&self->s, self->f.map, self->f.len));
+}
+
+TEST_F(attach, refuses_data_over_the_control_page)
+{
+	self->f.ctrl->data_offset = 8;
+	EXPECT_EQ(-EPROTO, dw_session_attach(&self->s, self->f.map, self->f.len));
+}
+
+TEST_F(attach, refuses_a_mapping_too_small)
+{
+	EXPECT_EQ(-EPROTO, dw_session_attach(&self->s, self->f.map, 100));
+}
+
+/* A 512-byte ring, attached, and what the consumer has seen. */
+FIXTURE(ring) {
 	struct fake_ring f;
-	struct dw_session s = { .fd = -1 };
+	struct dw_session s;
+	struct seen seen;
 	union rec_buf b;
-	struct seen seen = { 0 };
-	long long a, c;
-	int i, n, wrapped = 0;
+	long long a;		/* the BUSY record's position */
+	int wrapped;
+};
 
-	ring_init(&f, 512);
-	dw_session_attach(&s, f.map, f.len);
-	ok(dw_session_drain(&s, check_seq, &seen) == 0, "empty ring drains nothing");
+FIXTURE_SETUP(ring)
+{
+	ring_init(&self->f, 512);
+	self->s = (struct dw_session){ .fd = -1 };
+	memset(&self->seen, 0, sizeof(self->seen));
+	ASSERT_EQ(0, dw_session_attach(&self->s, self->f.map, self->f.len));
+}
+
+FIXTURE_TEARDOWN(ring)
+{
+	dw_session_close(&self->s);
+	free(self->f.map);
+}
+
+/* Records 0-2 produced and drained. */
+static int three(FIXTURE_DATA(ring) *self)
+{
+	int i;
+
 	for (i = 0; i < 3; i++)
-		produce(&f, mk_seq(&b, (__u64)i));
-	n = dw_session_drain(&s, check_seq, &seen);
-	ok(n == 3 && seen.bad == 0 && seen.next == 3, "three records, in order, intact");
-	ok(f.ctrl->data_tail == f.head, "data_tail advanced to data_head");
+		produce(&self->f, mk_seq(&self->b, (__u64)i));
+	return dw_session_drain(&self->s, check_seq, &self->seen);
+}
 
-	/* Two reserved records, the second committed first. */
-	a = prod_reserve(&f, mk_seq(&b, 3)->size);
-	c = prod_reserve(&f, mk_seq(&b, 4)->size);
-	prod_commit(&f, (__u64)c, mk_seq(&b, 4));
-	n = dw_session_drain(&s, check_seq, &seen);
-	ok(n == 0 && f.ctrl->data_tail == (__u64)a, "a BUSY record stops the drain before it");
-	prod_commit(&f, (__u64)a, mk_seq(&b, 3));
-	n = dw_session_drain(&s, check_seq, &seen);
-	ok(n == 2 && seen.bad == 0 && seen.next == 5, "once committed, both come in ring order");
+/* Then records 3 and 4 reserved, 4 committed first: 3 is BUSY. */
+static int busy(FIXTURE_DATA(ring) *self)
+{
+	long long c;
 
-	/* Records straddling the end of the data area, many times over. */
+	three(self);
+	self->a = prod_reserve(&self->f, mk_seq(&self->b, 3)->size);
+	c = prod_reserve(&self->f, mk_seq(&self->b, 4)->size);
+	prod_commit(&self->f, (__u64)c, mk_seq(&self->b, 4));
+	return dw_session_drain(&self->s, check_seq, &self->seen);
+}
+
+/* Then 3 committed and drained, and records 5-4999 straddling the end many times. */
+static void wrap(FIXTURE_DATA(ring) *self)
+{
+	int i;
+
+	busy(self);
+	prod_commit(&self->f, (__u64)self->a, mk_seq(&self->b, 3));
+	dw_session_drain(&self->s, check_seq, &self->seen);
 	for (i = 5; i < 5000; i++) {
-		__u64 pos = f.head & (f.size - 1);
+		__u64 pos = self->f.head & (self->f.size - 1);
 
-		if (produce(&f, mk_seq(&b, (__u64)i))) {
-			if (dw_session_drain(&s, check_seq, &seen) <= 0)
+		if (produce(&self->f, mk_seq(&self->b, (__u64)i))) {
+			if (dw_session_drain(&self->s, check_seq, &self->seen) <= 0)
 				break;	/* a full ring that does not drain */
 			i--;
 			continue;
 		}
-		if (pos + b.hdr.size > f.size)
-			wrapped++;
+		if (pos + self->b.hdr.size > self->f.size)
+			self->wrapped++;
 	}
-	dw_session_drain(&s, check_seq, &seen);
-	ok(seen.next == 5000 && seen.bad == 0, "5000 records through a 512-byte ring, intact");
-	ok(wrapped > 100, "of which %d wrapped around the end of the data area", wrapped);
-
-	/* A record that wraps exactly at the header/body boundary. */
-	ring_seek(&f, (1ULL << 40) - 8);
-	produce(&f, mk_seq(&b, 5000));
-	n = dw_session_drain(&s, check_seq, &seen);
-	ok(n == 1 && seen.bad == 0, "record wrapping right after its header, at a large position");
-
-	/* fn stopping the drain. */
-	for (i = 5001; i < 5004; i++)
-		produce(&f, mk_seq(&b, (__u64)i));
-	seen.stop_after = (int)seen.count + 2;
-	n = dw_session_drain(&s, check_seq, &seen);
-	ok(n == 42 && seen.next == 5003, "fn's non-zero return stops the drain and is returned");
-	seen.stop_after = 0;
-	n = dw_session_drain(&s, check_seq, &seen);
-	ok(n == 1 && seen.next == 5004 && seen.bad == 0,
-	   "the record fn stopped at was consumed, the rest follow");
-	dw_session_close(&s);
-	free(f.map);
+	dw_session_drain(&self->s, check_seq, &self->seen);
 }
 
-static void test_hostile(void)
+/* Then record 5000 wrapping right after its header, at a large position. */
+static int wrap_at_header(FIXTURE_DATA(ring) *self)
 {
+	wrap(self);
+	ring_seek(&self->f, (1ULL << 40) - 8);
+	produce(&self->f, mk_seq(&self->b, 5000));
+	return dw_session_drain(&self->s, check_seq, &self->seen);
+}
+
+/* Then records 5001-5003, fn stopping the drain after two. */
+static int stopped(FIXTURE_DATA(ring) *self)
+{
+	int i;
+
+	wrap_at_header(self);
+	for (i = 5001; i < 5004; i++)
+		produce(&self->f, mk_seq(&self->b, (__u64)i));
+	self->seen.stop_after = (int)self->seen.count + 2;
+	return dw_session_drain(&self->s, check_seq, &self->seen);
+}
+
+TEST_F(ring, an_empty_ring_drains_nothing)
+{
+	EXPECT_EQ(0, dw_session_drain(&self->s, check_seq, &self->seen));
+}
+
+TEST_F(ring, three_records_come_in_order_intact)
+{
+	EXPECT_EQ(3, three(self));
+	EXPECT_EQ(0, self->seen.bad);
+	EXPECT_EQ(3ull, self->seen.next);
+}
+
+TEST_F(ring, data_tail_advances_to_data_head)
+{
+	three(self);
+	EXPECT_EQ(self->f.head, self->f.ctrl->data_tail);
+}
+
+TEST_F(ring, a_busy_record_stops_the_drain_before_it)
+{
+	EXPECT_EQ(0, busy(self));
+	EXPECT_EQ((__u64)self->a, self->f.ctrl->data_tail);
+}
+
+TEST_F(ring, once_committed_both_come_in_ring_order)
+{
+	busy(self);
+	prod_commit(&self->f, (__u64)self->a, mk_seq(&self->b, 3));
+	EXPECT_EQ(2, dw_session_drain(&self->s, check_seq, &self->seen));
+	EXPECT_EQ(0, self->seen.bad);
+	EXPECT_EQ(5ull, self->seen.next);
+}
+
+TEST_F(ring, records_through_a_512_byte_ring_arrive_intact)
+{
+	wrap(self);
+	EXPECT_EQ(5000ull, self->seen.next);
+	EXPECT_EQ(0, self->seen.bad);
+}
+
+TEST_F(ring, many_of_them_wrap_around_the_end_of_the_data_area)
+{
+	wrap(self);
+	EXPECT_GT(self->wrapped, 100);
+}
+
+TEST_F(ring, a_record_wrapping_right_after_its_header_at_a_large_position)
+{
+	EXPECT_EQ(1, wrap_at_header(self));
+	EXPECT_EQ(0, self->seen.bad);
+}
+
+TEST_F(ring, fns_non_zero_return_stops_the_drain_and_is_returned)
+{
+	EXPECT_EQ(42, stopped(self));
+	EXPECT_EQ(5003ull, self->seen.next);
+}
+
+TEST_F(ring, the_record_fn_stopped_at_was_consumed_the_rest_follow)
+{
+	stopped(self);
+	self->seen.stop_after = 0;
+	EXPECT_EQ(1, dw_session_drain(&self->s, check_seq, &self->seen));
+	EXPECT_EQ(5004ull, self->seen.next);
+	EXPECT_EQ(0, self->seen.bad);
+}
+
+/* A 1024-byte ring, attached, holding record 0: heads, tails and sizes made hostile. */
+FIXTURE(hostile) {
 	struct fake_ring f;
-	struct dw_session s = { .fd = -1 };
-	struct seen seen = { 0 };
+	struct dw_session s;
+	struct seen seen;
 	union rec_buf b;
 	struct dunwind_rec_header *h;
-	__u64 tail;
-	int i, n, bad_result = 0, bad_tail = 0, eproto = 0, good = 0;
+};
 
-	ring_init(&f, 1024);
-	dw_session_attach(&s, f.map, f.len);
+FIXTURE_SETUP(hostile)
+{
+	ring_init(&self->f, 1024);
+	self->s = (struct dw_session){ .fd = -1 };
+	memset(&self->seen, 0, sizeof(self->seen));
+	ASSERT_EQ(0, dw_session_attach(&self->s, self->f.map, self->f.len));
+	produce(&self->f, mk_seq(&self->b, 0));
+	self->h = (void *)self->f.data;
+}
 
-	produce(&f, mk_seq(&b, 0));
-	f.ctrl->data_head = f.ctrl->data_tail + 1032;
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO && seen.count == 0,
-	   "head more than the ring size ahead of tail: -EPROTO");
-	f.ctrl->data_head = f.ctrl->data_tail + 4;
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO, "unaligned head: -EPROTO");
-	f.ctrl->data_head = f.ctrl->data_tail - 8;
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO, "head behind tail: -EPROTO");
+FIXTURE_TEARDOWN(hostile)
+{
+	dw_session_close(&self->s);
+	free(self->f.map);
+}
 
-	ring_seek(&f, 0);
-	h = (void *)f.data;
-	produce(&f, mk_seq(&b, 1));
-	h->size = 0;
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO && f.ctrl->data_tail == 0,
-	   "record size 0: -EPROTO, tail kept before it");
-	h->size = 12;
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO, "record size not a multiple of 8");
-	h->size = (__u16)(f.head + 8);
-	h->type = 9;	/* a type the checks cannot fault on its contents */
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO, "record size past data_head");
-	h->type = DUNWIND_REC_SAMPLE;
-	h->size = 0xfff8;
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO, "record size past the ring");
-	h->size = 64;
-	((struct dunwind_rec_sample *)h)->nr_kernel = 5;
-	ok(dw_session_drain(&s, count_fn, &seen) == -EPROTO && seen.count == 0,
-	   "record whose counts disagree with its size: -EPROTO, not handed out");
+#define DRAIN() dw_session_drain(&self->s, count_fn, &self->seen)
 
-	/* Random garbage between random positions: never crash or overrun. */
+TEST_F(hostile, a_head_more_than_the_ring_size_ahead_of_tail)
+{
+	self->f.ctrl->data_head = self->f.ctrl->data_tail + 1032;
+	EXPECT_EQ(-EPROTO, DRAIN());
+	EXPECT_EQ(0ull, self->seen.count);
+}
+
+TEST_F(hostile, an_unaligned_head)
+{
+	self->f.ctrl->data_head = self->f.ctrl->data_tail + 4;
+	EXPECT_EQ(-EPROTO, DRAIN());
+}
+
+TEST_F(hostile, a_head_behind_tail)
+{
+	self->f.ctrl->data_head = self->f.ctrl->data_tail - 8;
+	EXPECT_EQ(-EPROTO, DRAIN());
+}
+
+TEST_F(hostile, record_size_0_keeps_the_tail_before_it)
+{
+	self->h->size = 0;
+	EXPECT_EQ(-EPROTO, DRAIN());
+	EXPECT_EQ(0ull, self->f.ctrl->data_tail);
+}
+
+TEST_F(hostile, a_record_size_not_a_multiple_of_8)
+{
+	self->h->size = 12;
+	EXPECT_EQ(-EPROTO, DRAIN());
+}
+
+TEST_F(hostile, a_record_size_past_data_head)
+{
+	self->h->size = (__u16)(self->f.head + 8);
+	self->h->type = 9;	/* a type the checks cannot fault on its contents */
+	EXPECT_EQ(-EPROTO, DRAIN());
+}
+
+TEST_F(hostile, a_record_size_past_the_ring)
+{
+	self->h->size = 0xfff8;
+	EXPECT_EQ(-EPROTO, DRAIN());
+}
+
+TEST_F(hostile, a_record_whose_counts_disagree_with_its_size_is_not_handed_out)
+{
+	self->h->size = 64;
+	((struct dunwind_rec_sample *)self->h)->nr_kernel = 5;
+	EXPECT_EQ(-EPROTO, DRAIN());
+	EXPECT_EQ(0ull, self->seen.count);
+}
+
+/*
+ * Random garbage between random positions, 20000 times: never crash or
+ * overrun.  @bad_result counts drains that handed out unchecked records or
+ * miscounted, @bad_tail tails moved outside [tail, head].
+ */
+static void garbage(FIXTURE_DATA(hostile) *self, int *bad_result, int *bad_tail)
+{
+	struct dunwind_rec_header *h;
+	__u64 tail, span;
+	int i, n;
+	size_t j;
+
+	*bad_result = *bad_tail = 0;
 	srand(1);
 	for (i = 0; i < 20000; i++) {
-		__u64 span;
-		size_t j;
-
-		for (j = 0; j < f.size; j++)
-			f.data[j] = (unsigned char)(rand() % 4 ? rand() : 0);
+		for (j = 0; j < self->f.size; j++)
+			self->f.data[j] = (unsigned char)(rand() % 4 ? rand() : 0);
 		if (i % 2) {
 			/* plausible headers: small sizes, known types */
-			for (j = 0; j < f.size; j += 8) {
-				h = (void *)(f.data + j);
+			for (j = 0; j < self->f.size; j += 8) {
+				h = (void *)(self->f.data + j);
 				h->type = (__u32)(rand() % 5);
 				h->size = (__u16)(8 * (rand() % 20));
 			}
 		}
 		tail = ((__u64)rand() << 20 | (__u64)rand()) * 8;
 		span = i % 100 ? (__u64)(rand() % 129) * 8 : (__u64)rand();
-		f.ctrl->data_tail = tail;
-		f.ctrl->data_head = tail + span;
-		seen.count = 0;
-		n = dw_session_drain(&s, count_fn, &seen);
-		if (n == -EPROTO)
-			eproto++;
-		else if (n >= 0 && (__u64)n == seen.count)
-			good++;
-		else
-			bad_result++;
-		if (f.ctrl->data_tail < tail || f.ctrl->data_tail > tail + span)
-			bad_tail++;
+		self->f.ctrl->data_tail = tail;
+		self->f.ctrl->data_head = tail + span;
+		self->seen.count = 0;
+		n = DRAIN();
+		if (n != -EPROTO && (n < 0 || (__u64)n != self->seen.count))
+			(*bad_result)++;
+		if (self->f.ctrl->data_tail < tail || self->f.ctrl->data_tail > tail + span)
+			(*bad_tail)++;
 	}
-	ok(bad_result == 0 && seen.bad == 0,
-	   "20000 garbage rings: only checked records handed out (%d drained, %d -EPROTO)",
-	   good, eproto);
-	ok(bad_tail == 0, "the tail never moved outside [tail, head]");
-	dw_session_close(&s);
-	free(f.map);
+}
+
+TEST_F(hostile, garbage_rings_hand_out_only_checked_records)
+{
+	int bad_result, bad_tail;
+
+	garbage(self, &bad_result, &bad_tail);
+	EXPECT_EQ(0, bad_result);
+	EXPECT_EQ(0, self->seen.bad);
+}
+
+TEST_F(hostile, garbage_rings_never_move_the_tail_outside_tail_to_head)
+{
+	int bad_result, bad_tail;
+
+	garbage(self, &bad_result, &bad_tail);
+	EXPECT_EQ(0, bad_tail);
 }
 
 struct thread_arg {
@@ -340,7 +521,7 @@ static void *producer(void *p)
 	return NULL;
 }
 
-static void test_concurrent(void)
+TEST(a_concurrent_producers_records_arrive_in_order_intact)
 {
 	struct fake_ring f;
 	struct dw_session s = { .fd = -1 };
@@ -350,11 +531,9 @@ static void test_concurrent(void)
 	int err = 0, n;
 
 	ring_init(&f, 4096);
-	dw_session_attach(&s, f.map, f.len);
-	if (pthread_create(&t, NULL, producer, &a)) {
-		tap_skip("concurrent producer", "pthread_create failed");
-		return;
-	}
+	ASSERT_EQ(0, dw_session_attach(&s, f.map, f.len));
+	if (pthread_create(&t, NULL, producer, &a))
+		SKIP(return, "pthread_create failed");
 	while (seen.next < a.n && !err) {
 		n = dw_session_drain(&s, check_seq, &seen);
 		if (n < 0)
@@ -364,18 +543,11 @@ static void test_concurrent(void)
 	}
 	__atomic_store_n(&a.abort, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);
-	ok(!err && seen.next == a.n && seen.bad == 0,
-	   "200000 records from a concurrent producer: all in order and intact (err %d, bad %d)",
-	   err, seen.bad);
+	EXPECT_EQ(0, err);
+	EXPECT_EQ(a.n, seen.next);
+	EXPECT_EQ(0, seen.bad);
 	dw_session_close(&s);
 	free(f.map);
 }
 
-int main(void)
-{
-	test_attach();
-	test_order_busy_wrap();
-	test_hostile();
-	test_concurrent();
-	return tap_done();
-}
+TEST_HARNESS_MAIN
