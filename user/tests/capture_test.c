@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "mkrec.h"
 #include "capture/capture.h"
 
@@ -70,6 +70,7 @@ static int parse_all(const void *buf, size_t len, int *bad_rec, struct dw_captur
 	return err;
 }
 
+/* Does parsing @buf fail with -EINVAL, saying @what? */
 static int expect_error(unsigned char *buf, size_t len, const char *what)
 {
 	struct dw_capture_reader r;
@@ -77,182 +78,298 @@ static int expect_error(unsigned char *buf, size_t len, const char *what)
 	int hit = err == -EINVAL && strstr(r.err, what) != NULL;
 
 	if (!hit)
-		printf("# got %d '%s', wanted '%s'\n", err, r.err, what);
+		ksft_print_msg("got %d '%s', wanted '%s'\n", err, r.err, what);
 	dw_capture_release(&r);
 	return hit;
 }
 
-int main(void)
-{
-	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = 4242, .sample_freq = 999,
-				      .flags = DUNWIND_CFG_FP_ONLY, .max_user_frames = 64,
-				      .ring_pages = 16 };
-	struct dw_capture_writer w;
-	struct dw_capture_reader r;
-	const struct dunwind_rec_header *rec;
-	struct dw_capture_header *h;
-	union rec_buf b;
+static const struct dunwind_config cfg = { .size = sizeof(cfg), .pid = 4242,
+					   .sample_freq = 999, .flags = DUNWIND_CFG_FP_ONLY,
+					   .max_user_frames = 64, .ring_pages = 16 };
+
+/* A capture of NREC records (every kind, some of unknown type), and its bytes. */
+FIXTURE(capture) {
+	int created, written, refused_bad, closed;
+	unsigned long bytes;
 	unsigned char *buf, *copy;
-	size_t len, i;
-	int n, same, bad = 0, refused = 0, accepted = 0;
-	unsigned long bytes = 0;
+	size_t len;
+};
 
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+FIXTURE_SETUP(capture)
+{
+	struct dw_capture_writer w;
+	const struct dunwind_rec_header *rec;
+	union rec_buf b;
+	int i;
+
+	strcpy(dir, "/tmp/dw_capture_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/capture", dir);
-
-	ok(dw_capture_create(&w, path, &cfg) == 0, "create a capture");
-	for (i = 0, n = 0; i < NREC; i++) {
-		rec = mk_nth(&b, (int)i);
-		n += dw_capture_write(&w, rec) == 0;
-		bytes += rec->size;
+	self->created = dw_capture_create(&w, path, &cfg);
+	ASSERT_EQ(0, self->created);
+	self->written = 0;
+	self->bytes = 0;
+	for (i = 0; i < NREC; i++) {
+		rec = mk_nth(&b, i);
+		self->written += dw_capture_write(&w, rec) == 0;
+		self->bytes += rec->size;
 	}
-	ok(n == NREC, "write %d records", NREC);
 	mk_sample(&b, 1, 1, 1, 1, 2, 0)->size = 8;
-	ok(dw_capture_write(&w, &b.hdr) == -EINVAL, "the writer refuses a malformed record");
-	ok(dw_capture_close(&w) == 0, "close the capture");
+	self->refused_bad = dw_capture_write(&w, &b.hdr);
+	self->closed = dw_capture_close(&w);
+	self->buf = slurp(path, &self->len);
+	self->copy = malloc(self->len ? self->len : 1);
+	ASSERT_NE(NULL, self->copy);
+	memcpy(self->copy, self->buf, self->len);
+}
 
-	ok(dw_capture_open(&r, path) == 0, "read it back%s%s", r.err[0] ? ": " : "", r.err);
-	ok(r.hdr.pid == 4242 && r.hdr.sample_freq == 999 && r.hdr.config_flags == 1 &&
-	   r.hdr.max_user_frames == 64 && r.hdr.ring_pages == 16 && r.hdr.version == 1 &&
-	   r.hdr.header_size == 128 && r.hdr.record_count == NREC && r.hdr.record_bytes == bytes &&
-	   r.hdr.created_realtime_ns && r.hdr.created_boottime_ns,
-	   "header fields survive the round trip");
-	for (i = 0, same = 0, n = 0; i < NREC; i++) {
-		rec = mk_nth(&b, (int)i);
+FIXTURE_TEARDOWN(capture)
+{
+	free(self->buf);
+	free(self->copy);
+	unlink(path);
+	rmdir(dir);
+}
+
+TEST_F(capture, is_created)
+{
+	EXPECT_EQ(0, self->created);
+}
+
+TEST_F(capture, every_record_is_written)
+{
+	EXPECT_EQ(NREC, self->written);
+}
+
+TEST_F(capture, the_writer_refuses_a_malformed_record)
+{
+	EXPECT_EQ(-EINVAL, self->refused_bad);
+}
+
+TEST_F(capture, is_closed)
+{
+	EXPECT_EQ(0, self->closed);
+}
+
+TEST_F(capture, reads_back)
+{
+	struct dw_capture_reader r;
+
+	EXPECT_EQ(0, dw_capture_open(&r, path)) TH_LOG("%s", r.err);
+	dw_capture_release(&r);
+}
+
+TEST_F(capture, header_fields_survive_the_round_trip)
+{
+	struct dw_capture_reader r;
+
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	EXPECT_EQ(4242, (int)r.hdr.pid);
+	EXPECT_EQ(999ull, r.hdr.sample_freq);
+	EXPECT_EQ(1u, r.hdr.config_flags);
+	EXPECT_EQ(64u, r.hdr.max_user_frames);
+	EXPECT_EQ(16u, r.hdr.ring_pages);
+	EXPECT_EQ(1u, r.hdr.version);
+	EXPECT_EQ(128u, r.hdr.header_size);
+	EXPECT_EQ((__u64)NREC, r.hdr.record_count);
+	EXPECT_EQ((__u64)self->bytes, r.hdr.record_bytes);
+	EXPECT_NE(0ull, r.hdr.created_realtime_ns);
+	EXPECT_NE(0ull, r.hdr.created_boottime_ns);
+	dw_capture_release(&r);
+}
+
+TEST_F(capture, every_known_record_comes_back_byte_for_byte)
+{
+	const struct dunwind_rec_header *rec, *got;
+	struct dw_capture_reader r;
+	union rec_buf b;
+	int i;
+
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	for (i = 0; i < NREC; i++) {
+		rec = mk_nth(&b, i);
 		if (rec->type >= 100)
 			continue;
-		n++;
-		const struct dunwind_rec_header *got = dw_capture_next(&r);
-
-		same += got && got->size == rec->size && !memcmp(got, rec, rec->size);
+		got = dw_capture_next(&r);
+		ASSERT_NE(NULL, got);
+		EXPECT_EQ(rec->size, got->size);
+		EXPECT_EQ(0, memcmp(got, rec, rec->size)) TH_LOG("record %d differs", i);
 	}
-	ok(same == n, "every known record comes back byte for byte (%d of %d)", same, n);
-	rec = dw_capture_next(&r);
-	ok(rec == NULL && r.skipped == NREC / 5,
-	   "records of unknown type are skipped by size (%lu)", r.skipped);
 	dw_capture_release(&r);
+}
 
-	buf = slurp(path, &len);
-	copy = malloc(len);
-	ok(len == 128 + bytes, "the file is the header plus the records (%zu bytes)", len);
+TEST_F(capture, records_of_unknown_type_are_skipped_by_size)
+{
+	struct dw_capture_reader r;
 
-	{
-		struct dw_capture_header bh = r.hdr;
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	while (dw_capture_next(&r))
+		;
+	EXPECT_EQ((unsigned long)NREC / 5, r.skipped);
+	dw_capture_release(&r);
+}
 
-		ok(dw_capture_same_boot(&bh) == 1, "the capture records this boot's id");
-		bh.boot_id[3] ^= 1;
-		ok(dw_capture_same_boot(&bh) == 0, "another boot id: another boot");
-		memset(bh.boot_id, 0, sizeof(bh.boot_id));
-		ok(dw_capture_same_boot(&bh) == -1, "no boot id: unknown");
-	}
+TEST_F(capture, the_file_is_the_header_plus_the_records)
+{
+	EXPECT_EQ(128 + self->bytes, self->len);
+}
 
-	/* Every truncation, into an exactly sized buffer so ASan sees overruns. */
-	for (i = 0; i < len; i++) {
+/* Boot ids: this boot's, another, none. */
+TEST_F(capture, records_this_boots_id)
+{
+	struct dw_capture_reader r;
+
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	EXPECT_EQ(1, dw_capture_same_boot(&r.hdr));
+	dw_capture_release(&r);
+}
+
+TEST_F(capture, another_boot_id_is_another_boot)
+{
+	struct dw_capture_reader r;
+	struct dw_capture_header bh;
+
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	bh = r.hdr;
+	bh.boot_id[3] ^= 1;
+	EXPECT_EQ(0, dw_capture_same_boot(&bh));
+	dw_capture_release(&r);
+}
+
+TEST_F(capture, no_boot_id_is_unknown)
+{
+	struct dw_capture_reader r;
+	struct dw_capture_header bh;
+
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	bh = r.hdr;
+	memset(bh.boot_id, 0, sizeof(bh.boot_id));
+	EXPECT_EQ(-1, dw_capture_same_boot(&bh));
+	dw_capture_release(&r);
+}
+
+/* Every truncation, into an exactly sized buffer so ASan sees overruns. */
+TEST_F(capture, every_truncation_is_refused_with_a_reason)
+{
+	int bad = 0, accepted = 0;
+	size_t i;
+
+	for (i = 0; i < self->len; i++) {
 		unsigned char *t = malloc(i ? i : 1);
 
-		memcpy(t, buf, i);
+		memcpy(t, self->buf, i);
 		if (parse_all(t, i, &bad, NULL) == 0)
 			accepted++;
 		free(t);
 	}
-	ok(accepted == 0 && bad == 0, "all %zu truncations refused, each with a reason", len);
+	EXPECT_EQ(0, accepted);
+	EXPECT_EQ(0, bad);
+}
 
-	/* Every byte flipped three ways: refused cleanly or still well formed. */
-	accepted = 0;
-	for (i = 0; i < len; i++) {
-		static const unsigned char masks[] = { 0x01, 0x80, 0xff };
-		size_t m;
+/* Every byte flipped three ways: refused cleanly or still well formed. */
+static void flips(FIXTURE_DATA(capture) *self, int *bad, int *refused, int *accepted)
+{
+	static const unsigned char masks[] = { 0x01, 0x80, 0xff };
+	size_t i, m;
 
+	*bad = *refused = *accepted = 0;
+	for (i = 0; i < self->len; i++) {
 		for (m = 0; m < sizeof(masks); m++) {
-			memcpy(copy, buf, len);
-			copy[i] ^= masks[m];
-			if (parse_all(copy, len, &bad, NULL))
-				refused++;
+			memcpy(self->copy, self->buf, self->len);
+			self->copy[i] ^= masks[m];
+			if (parse_all(self->copy, self->len, bad, NULL))
+				(*refused)++;
 			else
-				accepted++;
+				(*accepted)++;
 		}
 	}
-	ok(bad == 0, "%zu byte flips: %d refused with a reason, %d still well formed", len * 3,
-	   refused, accepted);
-	ok(refused > 0 && accepted > 0,
-	   "flips in sizes are caught, flips in payloads are not errors");
-
-	/* Hand-made damage, each with the right complaint. */
-	h = (struct dw_capture_header *)copy;
-#define RESET() memcpy(copy, buf, len)
-	RESET();
-	copy[0] = 'X';
-	ok(expect_error(copy, len, "bad magic"), "bad magic");
-	RESET();
-	h->version = 2;
-	ok(expect_error(copy, len, "newer"), "a version from the future asks for a newer dunwind");
-	RESET();
-	h->version = 0;
-	ok(expect_error(copy, len, "version"), "version 0");
-	RESET();
-	h->endian = 0x04030201;
-	ok(expect_error(copy, len, "byte order"), "the other byte order");
-	RESET();
-	h->header_size = 120;
-	ok(expect_error(copy, len, "header size"), "header size below version 1's");
-	RESET();
-	h->header_size = 1U << 31;
-	ok(expect_error(copy, len, "header size"), "huge header size");
-	RESET();
-	h->record_bytes = 0;
-	ok(expect_error(copy, len, "incomplete"), "an unfinished recording");
-	RESET();
-	h->record_bytes += 8;
-	ok(expect_error(copy, len, "truncated"), "record bytes past the end of the file");
-	RESET();
-	h->record_bytes -= 8;
-	ok(expect_error(copy, len, "trailing"), "bytes after the records");
-	RESET();
-	h->record_count++;
-	ok(expect_error(copy, len, "counts"), "record count disagrees with the records");
-	RESET();
-	((struct dunwind_rec_header *)(copy + 128))->size = 0;
-	ok(expect_error(copy, len, "bad size"), "record size 0");
-	RESET();
-	((struct dunwind_rec_header *)(copy + 128))->size = 0xfff8;
-	ok(expect_error(copy, len, "past the end"), "record size past the end of the file");
-	RESET();
-	((struct dunwind_rec_header *)(copy + 128))->type = DUNWIND_REC_BUSY;
-	ok(expect_error(copy, len, "busy"), "a BUSY record in a file");
-	RESET();
-	((struct dunwind_rec_sample *)(copy + 128))->nr_kernel++;
-	ok(expect_error(copy, len, "disagree"), "counts disagreeing with the record size");
-	RESET();
-	ok(parse_all(copy, len, &bad, NULL) == 0, "the undamaged copy still parses");
-
-	/* A header larger than ours (a later minor extension) is skipped. */
-	{
-		unsigned char *big = malloc(len + 64);
-
-		memcpy(big, buf, 128);
-		memset(big + 128, 0, 64);
-		memcpy(big + 192, buf + 128, len - 128);
-		((struct dw_capture_header *)big)->header_size = 192;
-		ok(parse_all(big, len + 64, &bad, NULL) == 0 && bad == 0,
-		   "a larger header is skipped by its size");
-		free(big);
-	}
-	ok(dw_capture_open(&r, "/nonexistent/capture") == -ENOENT && r.err[0],
-	   "a missing file: -ENOENT");
-	dw_capture_release(&r);
-
-	/* An empty but finished capture. */
-	ok(dw_capture_create(&w, path, NULL) == 0 && dw_capture_close(&w) == 0 &&
-	   dw_capture_open(&r, path) == 0 && !dw_capture_next(&r),
-	   "a capture without records reads as empty");
-	dw_capture_release(&r);
-
-	free(buf);
-	free(copy);
-	unlink(path);
-	rmdir(dir);
-	return tap_done();
 }
+
+TEST_F(capture, every_byte_flip_is_refused_with_a_reason_or_well_formed)
+{
+	int bad, refused, accepted;
+
+	flips(self, &bad, &refused, &accepted);
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(capture, flips_in_sizes_are_caught_flips_in_payloads_are_not_errors)
+{
+	int bad, refused, accepted;
+
+	flips(self, &bad, &refused, &accepted);
+	EXPECT_GT(refused, 0);
+	EXPECT_GT(accepted, 0);
+}
+
+/* Hand-made damage, each with the right complaint. */
+#define H ((struct dw_capture_header *)self->copy)
+#define REC0 ((struct dunwind_rec_header *)(self->copy + 128))
+#define DAMAGE(name, change, what) \
+TEST_F(capture, name) \
+{ \
+	change; \
+	EXPECT_TRUE(expect_error(self->copy, self->len, what)); \
+}
+
+DAMAGE(bad_magic, self->copy[0] = 'X', "bad magic")
+DAMAGE(a_version_from_the_future_asks_for_a_newer_dunwind, H->version = 2, "newer")
+DAMAGE(version_0, H->version = 0, "version")
+DAMAGE(the_other_byte_order, H->endian = 0x04030201, "byte order")
+DAMAGE(a_header_size_below_version_1s, H->header_size = 120, "header size")
+DAMAGE(a_huge_header_size, H->header_size = 1U << 31, "header size")
+DAMAGE(an_unfinished_recording, H->record_bytes = 0, "incomplete")
+DAMAGE(record_bytes_past_the_end_of_the_file, H->record_bytes += 8, "truncated")
+DAMAGE(bytes_after_the_records, H->record_bytes -= 8, "trailing")
+DAMAGE(a_record_count_that_disagrees_with_the_records, H->record_count++, "counts")
+DAMAGE(record_size_0, REC0->size = 0, "bad size")
+DAMAGE(a_record_size_past_the_end_of_the_file, REC0->size = 0xfff8, "past the end")
+DAMAGE(a_busy_record_in_a_file, REC0->type = DUNWIND_REC_BUSY, "busy")
+DAMAGE(counts_disagreeing_with_the_record_size,
+       ((struct dunwind_rec_sample *)REC0)->nr_kernel++, "disagree")
+
+TEST_F(capture, the_undamaged_copy_parses)
+{
+	int bad = 0;
+
+	EXPECT_EQ(0, parse_all(self->copy, self->len, &bad, NULL));
+}
+
+/* A header larger than ours (a later minor extension) is skipped. */
+TEST_F(capture, a_larger_header_is_skipped_by_its_size)
+{
+	unsigned char *big = malloc(self->len + 64);
+	int bad = 0;
+
+	ASSERT_NE(NULL, big);
+	memcpy(big, self->buf, 128);
+	memset(big + 128, 0, 64);
+	memcpy(big + 192, self->buf + 128, self->len - 128);
+	((struct dw_capture_header *)big)->header_size = 192;
+	EXPECT_EQ(0, parse_all(big, self->len + 64, &bad, NULL));
+	EXPECT_EQ(0, bad);
+	free(big);
+}
+
+TEST(a_missing_file_is_enoent_with_a_reason)
+{
+	struct dw_capture_reader r;
+
+	EXPECT_EQ(-ENOENT, dw_capture_open(&r, "/nonexistent/capture"));
+	EXPECT_NE(0, r.err[0]);
+	dw_capture_release(&r);
+}
+
+TEST_F(capture, a_capture_without_records_reads_as_empty)
+{
+	struct dw_capture_writer w;
+	struct dw_capture_reader r;
+
+	ASSERT_EQ(0, dw_capture_create(&w, path, NULL));
+	ASSERT_EQ(0, dw_capture_close(&w));
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	EXPECT_EQ(NULL, dw_capture_next(&r));
+	dw_capture_release(&r);
+}
+
+TEST_HARNESS_MAIN
