@@ -24,11 +24,13 @@
 #include "commands.h"
 #include "capture/ksnap.h"
 #include "capture/ring.h"
+#include "sframe/needed.h"
 #include "sframe/sframe_reg.h"
 #include "util/num.h"
 #include "util/options.h"
 
-#define DW_POLL_MS		100	/* ring poll while recording */
+#define DW_POLL_MS		10	/* ring poll while recording: new MMAP records get
+				   their tables this soon */
 #define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
 #define DW_FINAL_IDLE_ROUNDS	5	/* ... this many times with nothing new */
 #define DW_FINAL_MAX_MS		2000	/* and never longer than this */
@@ -315,20 +317,60 @@ static int find_in_path(const char *name, char *buf, size_t len)
 	return -ENOENT;
 }
 
-/*
- * The command's executable is not mapped before its exec: register it now,
- * so that its first samples already have its table (its libraries come
- * from reg_initial() when we share them, else from their MMAP records).
- */
-static void reg_command(struct record_state *st, const char *name)
+/* Register @program (found like execvp() would) and the libraries it needs. */
+static void reg_program(struct record_state *st, const char *name)
 {
+	struct dw_needed need = { 0 };
 	char path[4096];
 	struct stat sb;
+	size_t i;
 
-	if (st->dev_fd < 0 || find_in_path(name, path, sizeof(path)) || stat(path, &sb))
+	if (find_in_path(name, path, sizeof(path)) || stat(path, &sb) || !S_ISREG(sb.st_mode))
 		return;
-	if (reg_first_time(st, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
-		reg_path(st, path);
+	if (!reg_first_time(st, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
+		return;
+	dw_needed_closure(path, &need);		/* what was found, even on error */
+	for (i = 0; i < need.n; i++) {
+		if (stat(need.paths[i], &sb))
+			continue;
+		if (!i || reg_first_time(st, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
+			reg_path(st, need.paths[i]);
+	}
+	dw_needed_free(&need);
+}
+
+/*
+ * Nothing of the command is mapped before its exec: register, before it
+ * starts, the programs its command line names (the command, and the words
+ * of a shell script such as sh -c 'gzip < f | xz') with their
+ * interpreter and DT_NEEDED closure, so that their first samples already
+ * have tables.  Libraries loaded later come from their MMAP records.
+ */
+static void reg_command(struct record_state *st, char **cmd)
+{
+	static const char seps[] = " \t\n;|&()<>'\"`$={}!";
+	char word[256];
+	size_t i;
+
+	if (st->dev_fd < 0)
+		return;
+	reg_program(st, cmd[0]);
+	for (i = 1; cmd[i]; i++) {
+		const char *p = cmd[i];
+
+		while (*p) {
+			size_t n = strcspn(p, seps);
+
+			/* Program names only: no options, no words too long for one. */
+			if (n && n < sizeof(word) && p[0] != '-') {
+				memcpy(word, p, n);
+				word[n] = '\0';
+				reg_program(st, word);
+			}
+			p += n;
+			p += strspn(p, seps);
+		}
+	}
 }
 
 /* Before START: tables for what the target (or, for -- CMD, we) already map. */
@@ -606,8 +648,8 @@ static int do_record(const struct record_opts *o)
 	st.dev_fd = o->no_gen ? -1 : s.fd;
 	if (st.dev_fd >= 0)
 		reg_initial(&st, o->cmd ? getpid() : (cfg.pid ? cfg.pid : cfg.tid));
-	if (st.dev_fd >= 0 && o->cmd)
-		reg_command(&st, o->cmd[0]);
+	if (o->cmd)
+		reg_command(&st, o->cmd);
 	err = dw_session_start(&s);
 	if (err && dw_event_is_hw(o->event) && (err == -ENOENT || err == -EOPNOTSUPP)) {
 		fprintf(stderr, "dunwind record: %s: no PMU counts this event on this machine "
