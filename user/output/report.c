@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * 'dunwind report' text: what the capture holds (samples, lost records,
- * truncated stacks and why, unwinding methods), the functions by self and
+ * truncated stacks, why and in which files, unwinding methods), the functions by self and
  * total share of the sampled CPU time, and two call trees: top-down
  * (callers -> callees) and inverted (each leaf function -> its callers).
  *
@@ -85,13 +85,88 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+#define DW_REPORT_TOP_DSOS	5
+
+struct dso_count {
+	const char *dso;
+	unsigned long n;
+};
+
+/* The file a truncated stack stops in: its outermost user frame's; NULL if none. */
+static const char *trunc_dso(const struct dw_prof *p, const struct dw_prof_sample *s)
+{
+	uint32_t i;
+
+	for (i = s->nr; i-- > 0;) {
+		const struct dw_prof_loc *l = &p->locs[p->stack[s->first + i]];
+
+		if (l->marker)
+			continue;
+		if (l->kernel)
+			return NULL;
+		return l->dso ? l->dso : "[unknown]";
+	}
+	return NULL;
+}
+
+static int dso_count_cmp(const void *a, const void *b)
+{
+	const struct dso_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->dso, y->dso);
+}
+
+/* One line: the files truncated user stacks stop in, most frequent first. */
+static int report_trunc_dsos(FILE *f, const struct dw_prof *p)
+{
+	struct dso_count *v = NULL;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < p->nr_samples; i++) {
+		const char *dso;
+
+		if (p->samples[i].stop == DUNWIND_STOP_END)
+			continue;
+		dso = trunc_dso(p, &p->samples[i]);
+		if (!dso)
+			continue;
+		for (j = 0; j < n && strcmp(v[j].dso, dso); j++)
+			;
+		if (j == n) {
+			struct dso_count *nv = realloc(v, (n + 1) * sizeof(*v));
+
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+			v[n].dso = dso;
+			v[n++].n = 0;
+		}
+		v[j].n++;
+	}
+	if (n) {
+		qsort(v, n, sizeof(*v), dso_count_cmp);
+		fprintf(f, "# truncated stacks stop in:");
+		for (j = 0; j < n && j < DW_REPORT_TOP_DSOS; j++)
+			fprintf(f, "%s %lu %s", j ? "," : "", v[j].n, v[j].dso);
+		if (n > DW_REPORT_TOP_DSOS)
+			fprintf(f, ", %zu more files", n - DW_REPORT_TOP_DSOS);
+		fprintf(f, "\n");
+	}
+	free(v);
+	return 0;
+}
+
 /**
  * dw_report_summary() - what the capture holds, as '#' comment lines
  * @f:		output
  * @p:		profile
  *
  * Context: user space.
- * Return: 0, or -EIO if writing failed.
+ * Return: 0, -EIO if writing failed, or -ENOMEM.
  */
 int dw_report_summary(FILE *f, const struct dw_prof *p)
 {
@@ -117,6 +192,8 @@ int dw_report_summary(FILE *f, const struct dw_prof *p)
 	if (p->kernel_trunc)
 		fprintf(f, "; %lu kernel stacks cut at max_kernel_frames", p->kernel_trunc);
 	fprintf(f, "\n");
+	if (report_trunc_dsos(f, p))
+		return -ENOMEM;
 	fprintf(f, "# unwinding: %lu user stacks: %lu frame pointers only, %lu SFrame only, %lu "
 		"both, %lu neither; %llu user frames: nr_fp %llu, nr_sframe %llu\n",
 		p->stacks_by_method[0] + p->stacks_by_method[1] + p->stacks_by_method[2] +
