@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 
 #define SRC	"../selftests/workloads/"
 
@@ -66,68 +66,102 @@ static int build(const struct toolchain *tc, const char *src, const char *extra,
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static void check(const struct toolchain *tc, const char *dunwind, const char *what,
-		  const char *src, const char *extra)
-{
-	char out[256], cmd[1024], want[64];
-	char *theirs, *ours, *c;
+static const struct toolchain bookworm = { "bookworm", "cc", "objdump", 1 };
+static const struct toolchain unstable = {
+	"unstable", "../tools/toolchain cc -std=gnu17", "../tools/toolchain run objdump", 3,
+};
 
-	snprintf(out, sizeof(out), "%s/%s_%s", dir, tc->name, what);
-	if (build(tc, src, extra, out)) {
-		ok(0, "%s: builds %s with -Wa,--gsframe", tc->name, what);
-		return;
-	}
-	snprintf(cmd, sizeof(cmd), "%s --sframe=.sframe %s 2>/dev/null", tc->objdump, out);
-	theirs = slurp(cmd);
-	snprintf(cmd, sizeof(cmd), "%s sframe dump %s 2>&1", dunwind, out);
-	ours = slurp(cmd);
-	c = theirs ? strstr(theirs, "Contents of the SFrame section") : NULL;
-	snprintf(want, sizeof(want), "Version: SFRAME_VERSION_%d\n", tc->version);
-	ok(c && strstr(c, want), "%s: %s has an SFrame version %d section", tc->name, what,
-	   tc->version);
-	ok(c && ours && !strcmp(ours, c), "%s: %s: `dunwind sframe dump` is `objdump --sframe`",
-	   tc->name, what);
-	if (c && ours && strcmp(ours, c))
-		printf("# ours:\n%s# theirs:\n%s", ours, c);
-	free(theirs);
-	free(ours);
+/* Why @tc cannot be used here, or NULL. */
+static const char *unusable(const struct toolchain *tc)
+{
+	char *sysroot;
+	int none;
+
+	if (tc == &bookworm)
+		return system("echo 'int x;' | cc -Wa,--gsframe -x c -c -o /dev/null - "
+			      "2>/dev/null") ? "the assembler lacks --gsframe (binutils >= 2.40)"
+					     : NULL;
+	sysroot = slurp("../tools/toolchain path 2>/dev/null");
+	none = !sysroot || !*sysroot;
+	free(sysroot);
+	if (none)
+		return "Debian unstable's gcc 16 is not fetched: tools/toolchain fetch";
+	if (geteuid() != 0)
+		return "running its gcc needs chroot: run as root";
+	return NULL;
 }
 
-int main(void)
+/* One program built by one toolchain with -Wa,--gsframe. */
+FIXTURE(built) {
+	char out[256];
+	char *theirs, *ours;	/* objdump --sframe's and dunwind sframe dump's output */
+	const char *c;		/* theirs, from "Contents of the SFrame section" */
+};
+
+FIXTURE_VARIANT(built) {
+	const struct toolchain *tc;
+	const char *what, *src, *extra;
+};
+
+#define VARIANT(tcn, name, file, flags) \
+FIXTURE_VARIANT_ADD(built, tcn##_##name) { \
+	.tc = &tcn, .what = #name, .src = SRC file, .extra = flags, \
+}
+VARIANT(bookworm, chain, "fp_chain.c", "");
+VARIANT(bookworm, deep, "deep.c", "");
+VARIANT(bookworm, lib_so, "mix_lib.c", "-fPIC -shared");
+VARIANT(unstable, chain, "fp_chain.c", "");
+VARIANT(unstable, deep, "deep.c", "");
+VARIANT(unstable, lib_so, "mix_lib.c", "-fPIC -shared");
+
+FIXTURE_SETUP(built)
 {
 	const char *dunwind = getenv("DUNWIND") ? getenv("DUNWIND") : "../out/dunwind";
-	static const struct toolchain host = { "bookworm", "cc", "objdump", 1 };
-	static const struct toolchain unstable = {
-		"unstable", "../tools/toolchain cc -std=gnu17",
-		"../tools/toolchain run objdump", 3,
-	};
-	char *sysroot, cmd[300];
+	const char *why = unusable(variant->tc);
+	char cmd[1024];
 
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
-	if (system("echo 'int x;' | cc -Wa,--gsframe -x c -c -o /dev/null - 2>/dev/null")) {
-		tap_skip("bookworm toolchain", "the assembler lacks --gsframe (binutils >= 2.40)");
-	} else {
-		check(&host, dunwind, "chain", SRC "fp_chain.c", "");
-		check(&host, dunwind, "deep", SRC "deep.c", "");
-		check(&host, dunwind, "lib.so", SRC "mix_lib.c", "-fPIC -shared");
-	}
-	sysroot = slurp("../tools/toolchain path 2>/dev/null");
-	if (!sysroot || !*sysroot) {
-		tap_skip("unstable toolchain", "Debian unstable's gcc 16 is not fetched: "
-			 "tools/toolchain fetch");
-	} else if (geteuid() != 0) {
-		tap_skip("unstable toolchain", "running its gcc needs chroot: run as root");
-	} else {
-		check(&unstable, dunwind, "chain", SRC "fp_chain.c", "");
-		check(&unstable, dunwind, "deep", SRC "deep.c", "");
-		check(&unstable, dunwind, "lib.so", SRC "mix_lib.c", "-fPIC -shared");
-	}
-	free(sysroot);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		printf("# could not remove %s\n", dir);
-	return tap_done();
+	self->theirs = self->ours = NULL;
+	self->c = NULL;
+	if (why)
+		SKIP(return, "%s toolchain: %s", variant->tc->name, why);
+	strcpy(dir, "/tmp/dw_sframe_toolchain.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(self->out, sizeof(self->out), "%s/%s_%s", dir, variant->tc->name, variant->what);
+	ASSERT_EQ(0, build(variant->tc, variant->src, variant->extra, self->out))
+		TH_LOG("%s cannot build %s with -Wa,--gsframe", variant->tc->name, variant->src);
+	snprintf(cmd, sizeof(cmd), "%s --sframe=.sframe %s 2>/dev/null", variant->tc->objdump,
+		 self->out);
+	self->theirs = slurp(cmd);
+	snprintf(cmd, sizeof(cmd), "%s sframe dump %s 2>&1", dunwind, self->out);
+	self->ours = slurp(cmd);
+	self->c = self->theirs ? strstr(self->theirs, "Contents of the SFrame section") : NULL;
 }
+
+FIXTURE_TEARDOWN(built)
+{
+	char cmd[300];
+
+	free(self->theirs);
+	free(self->ours);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (dir[sizeof("/tmp/dw_sframe_toolchain.") - 1] != 'X' && system(cmd))
+		ksft_print_msg("could not remove %s\n", dir);
+}
+
+TEST_F(built, has_the_sframe_version_its_toolchain_writes)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "Version: SFRAME_VERSION_%d\n", variant->tc->version);
+	ASSERT_NE(NULL, self->c) TH_LOG("objdump --sframe printed no SFrame section");
+	EXPECT_NE(NULL, strstr(self->c, want));
+}
+
+TEST_F(built, dunwind_sframe_dump_prints_what_objdump_sframe_prints)
+{
+	ASSERT_NE(NULL, self->c);
+	ASSERT_NE(NULL, self->ours);
+	EXPECT_STREQ(self->c, self->ours);
+}
+
+TEST_HARNESS_MAIN
