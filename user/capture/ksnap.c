@@ -5,28 +5,19 @@
  * they were on the recording machine, whatever runs now.
  *
  * Writer: read the text lines of kallsyms ('t', 'T', 'w', 'W') and the
- * module list, deflate each with zlib, cut into DW_KSYMS_CHUNK pieces.
- * Reader: collect the pieces per kind, check that they are consecutive
- * and add up to the announced size, inflate, parse.
+ * module list, store each as deflated chunks (zchunk.c).  Reader: gather
+ * the chunks per kind, inflate, parse.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "capture/ksnap.h"
 #include "util/array.h"
 
-struct ksnap_part {
-	unsigned char *buf;	/* compressed bytes gathered so far */
-	__u64 len, total, raw;
-	__u32 next_seq;
-	int bad;		/* chunks out of order or inconsistent */
-};
-
 struct dw_ksnap {
-	struct ksnap_part part[3];	/* by DW_KSYMS_* kind */
+	struct dw_zchunk part[3];	/* by DW_KSYMS_* kind */
 };
 
 /* Read a whole text file; for kallsyms keep only function symbols. */
@@ -72,48 +63,6 @@ out:
 	free(line);
 	fclose(f);
 	return buf;
-}
-
-static int write_kind(struct dw_capture_writer *w, __u32 kind, const char *text, size_t len)
-{
-	uLongf zlen = compressBound(len);
-	unsigned char *z = malloc(zlen);
-	union {
-		struct dw_rec_ksyms r;
-		__u64 raw[(sizeof(struct dw_rec_ksyms) + DW_KSYMS_CHUNK) / 8 + 1];
-	} *rec = NULL;
-	__u64 off = 0;
-	__u32 seq = 0;
-	int err = 0;
-
-	rec = malloc(sizeof(*rec));
-	if (!z || !rec) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if (compress2(z, &zlen, (const Bytef *)text, len, 6) != Z_OK) {
-		err = -EIO;
-		goto out;
-	}
-	do {
-		__u32 n = zlen - off > DW_KSYMS_CHUNK ? DW_KSYMS_CHUNK : (__u32)(zlen - off);
-
-		memset(rec, 0, dw_rec_ksyms_size(n));
-		rec->r.hdr.type = DW_REC_KSYMS;
-		rec->r.hdr.size = (__u16)dw_rec_ksyms_size(n);
-		rec->r.kind = kind;
-		rec->r.seq = seq++;
-		rec->r.len = n;
-		rec->r.total = zlen;
-		rec->r.raw = len;
-		memcpy(rec->r.data, z + off, n);
-		err = dw_capture_write(w, &rec->r.hdr);
-		off += n;
-	} while (!err && off < zlen);
-out:
-	free(z);
-	free(rec);
-	return err;
 }
 
 struct ksnap_line {
@@ -245,14 +194,14 @@ int dw_ksnap_write_ips(struct dw_capture_writer *w, const char *kallsyms, const 
 		free(text);
 		return -ENOMEM;
 	}
-	err = write_kind(w, DW_KSYMS_KALLSYMS, text, len);
+	err = dw_zchunk_write(w, DW_REC_KSYMS, DW_KSYMS_KALLSYMS, text, len);
 	free(text);
 	if (err)
 		return err;
 	text = slurp(modules ? modules : "/proc/modules", 0, &len);
 	if (!text)
 		return 0;
-	err = len ? write_kind(w, DW_KSYMS_MODULES, text, len) : 0;
+	err = len ? dw_zchunk_write(w, DW_REC_KSYMS, DW_KSYMS_MODULES, text, len) : 0;
 	free(text);
 	return err;
 }
@@ -280,38 +229,13 @@ struct dw_ksnap *dw_ksnap_new(void)
  */
 int dw_ksnap_add(struct dw_ksnap *k, const struct dunwind_rec_header *rec)
 {
-	const struct dw_rec_ksyms *r = (const void *)rec;
-	struct ksnap_part *p;
-	unsigned char *nb;
+	const struct dw_rec_zchunk *r = (const void *)rec;
 
-	if (rec->type != DW_REC_KSYMS)
-		return 0;
-	if (rec->size < sizeof(*r))
+	if (rec->type != DW_REC_KSYMS || rec->size < sizeof(*r))
 		return 0;
 	if (r->kind != DW_KSYMS_KALLSYMS && r->kind != DW_KSYMS_MODULES)
 		return 0;
-	p = &k->part[r->kind];
-	if (p->bad)
-		return 0;
-	if (r->len > rec->size - sizeof(*r) || r->seq != p->next_seq || !r->total ||
-	    r->raw > DW_KSYMS_RAW_MAX || r->total > DW_KSYMS_RAW_MAX ||
-	    (p->next_seq && (r->total != p->total || r->raw != p->raw)) ||
-	    p->len + r->len > r->total) {
-		p->bad = 1;
-		return 0;
-	}
-	if (!p->next_seq) {
-		p->total = r->total;
-		p->raw = r->raw;
-		p->buf = malloc(r->total);
-		if (!p->buf)
-			return -ENOMEM;
-	}
-	nb = p->buf;
-	memcpy(nb + p->len, r->data, r->len);
-	p->len += r->len;
-	p->next_seq++;
-	return 0;
+	return dw_zchunk_add(&k->part[r->kind], rec);
 }
 
 /**
@@ -324,31 +248,6 @@ int dw_ksnap_add(struct dw_ksnap *k, const struct dunwind_rec_header *rec)
 int dw_ksnap_present(const struct dw_ksnap *k)
 {
 	return k->part[DW_KSYMS_KALLSYMS].next_seq > 0 || k->part[DW_KSYMS_KALLSYMS].bad;
-}
-
-/* Inflate a complete part into a NUL-terminated text; NULL with a reason. */
-static char *inflate_part(const struct ksnap_part *p, const char *what, char *err, size_t errlen)
-{
-	uLongf n = p->raw;
-	char *text;
-
-	if (p->bad || p->len != p->total) {
-		snprintf(err, errlen, "the capture's %s snapshot is damaged (chunks missing or "
-			 "out of order)", what);
-		return NULL;
-	}
-	text = malloc(p->raw + 1);
-	if (!text) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	if (uncompress((Bytef *)text, &n, p->buf, p->len) != Z_OK || n != p->raw) {
-		snprintf(err, errlen, "the capture's %s snapshot does not inflate", what);
-		free(text);
-		return NULL;
-	}
-	text[n] = '\0';
-	return text;
 }
 
 /**
@@ -370,7 +269,7 @@ struct dw_kallsyms *dw_ksnap_symbols(struct dw_ksnap *k, char *err, size_t errle
 		snprintf(err, errlen, "the capture has no kernel symbol snapshot");
 		return NULL;
 	}
-	text = inflate_part(&k->part[DW_KSYMS_KALLSYMS], "kallsyms", err, errlen);
+	text = dw_zchunk_text(&k->part[DW_KSYMS_KALLSYMS], "kallsyms", err, errlen);
 	if (!text)
 		return NULL;
 	ks = dw_kallsyms_parse(text, strlen(text));
@@ -382,7 +281,7 @@ struct dw_kallsyms *dw_ksnap_symbols(struct dw_ksnap *k, char *err, size_t errle
 	if (k->part[DW_KSYMS_MODULES].next_seq) {
 		char ignored[8];
 
-		text = inflate_part(&k->part[DW_KSYMS_MODULES], "module", ignored,
+		text = dw_zchunk_text(&k->part[DW_KSYMS_MODULES], "module", ignored,
 				    sizeof(ignored));
 		if (text)
 			dw_kallsyms_add_modules(ks, text, strlen(text));
@@ -404,6 +303,6 @@ void dw_ksnap_free(struct dw_ksnap *k)
 	if (!k)
 		return;
 	for (i = 0; i < 3; i++)
-		free(k->part[i].buf);
+		dw_zchunk_release(&k->part[i]);
 	free(k);
 }
