@@ -27,14 +27,17 @@ struct dw_common_args {
 		   "kernel symbols from FILE instead of the capture's snapshot"), \
 	OPT_BOOL(0, "inline", T, c.po.inline_frames, "show inlined functions as frames (DWARF)"), \
 	OPT_STRING(0, "debug-dir", T, c.po.debug_dirs, "DIRS", \
-		   "more directories (colon-separated) holding debug files " \
-		   "(.build-id/xx/yyyy.debug or debuglink names)"), \
+		   "more directories (colon-separated) holding debug files or executables " \
+		   "(.build-id/xx/yyyy[.debug], debuglink names)"), \
+	OPT_STRING(0, "symfs", T, c.po.symfs, "DIR", \
+		   "read the mapped files under DIR (a copy of the recording machine's root): " \
+		   "/usr/bin/x as DIR/usr/bin/x"), \
 	OPT_SET_INT(0, "no-user-symbols", T, c.po.user_symbols, 0, \
 		    "leave user addresses unnamed (no ELF files are read)"), \
 	OPT_INT(0, "pid", T, c.po.pid, "PID", 1, INT_MAX, "keep only samples of this process"), \
 	OPT_INT(0, "tid", T, c.po.tid, "TID", 1, INT_MAX, "keep only samples of this thread"), \
 	OPT_STRING(0, "comm", T, c.po.comm, "NAME", "keep only samples of threads with this name"), \
-	OPT_BOOL('q', "quiet", T, c.po.quiet, "no warnings about files that changed")
+	OPT_BOOL('q', "quiet", T, c.po.quiet, "no warnings about files that could not be named")
 
 int dw_open_output(const char *cmd, const char *path, int binary, FILE **f);
 int dw_close_output(const char *cmd, const char *path, FILE *f);

@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "capture/ksnap.h"
 #include "capture/ring.h"
+#include "capture/usnap.h"
 #include "sframe/needed.h"
 #include "sframe/sframe_reg.h"
 #include "util/num.h"
@@ -45,6 +46,7 @@ struct record_opts {
 	int fp_only;
 	int no_gen;			/* --no-gen-sframe */
 	int no_ksyms;			/* --no-kallsyms */
+	int no_usyms;			/* --no-symbol-snapshot */
 	int pid, tid;
 	char **cmd;			/* NULL-terminated, or NULL */
 };
@@ -111,6 +113,9 @@ static const struct dw_option record_options[] = {
 		 "from their .eh_frame"),
 	OPT_BOOL(0, "no-kallsyms", struct record_opts, no_ksyms,
 		 "do not store the kernel symbols in the capture"),
+	OPT_BOOL(0, "no-symbol-snapshot", struct record_opts, no_usyms,
+		 "do not store the user functions hit in the capture (reports then need the "
+		 "binaries)"),
 	OPT_INT('p', "pid", struct record_opts, pid, "PID", 1, INT_MAX,
 		"profile this process (all its threads)"),
 	OPT_INT('t', "tid", struct record_opts, tid, "TID", 1, INT_MAX,
@@ -155,6 +160,10 @@ struct record_state {
 	__u64 *kips;
 	size_t nr_kips, cap_kips;
 	int kips_failed;		/* out of memory: store every symbol */
+	/* User symbols of every user IP, stored at the end; NULL: none. */
+	struct dw_usnap_writer *usnap;
+	struct dw_usnap_stats usyms;
+	int usyms_written;
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -397,6 +406,8 @@ static int on_record(const struct dunwind_rec_header *rec, void *arg)
 
 	if (rec->type < DUNWIND_REC_MAX)
 		st->by_type[rec->type]++;
+	if (st->usnap)
+		dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
 	switch (rec->type) {
 	case DUNWIND_REC_SAMPLE: {
 		const struct dunwind_rec_sample *s = (const void *)rec;
@@ -502,6 +513,23 @@ static int write_ksyms(const struct record_opts *o, struct record_state *st)
 	return 0;
 }
 
+/* Store the user symbol snapshot; 0, or 1 if the capture cannot be written. */
+static int write_usyms(const struct record_opts *o, struct record_state *st)
+{
+	int err = dw_usnap_write(st->usnap, &st->w, &st->usyms);
+
+	if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
+		report_file(o->output, err);
+		return 1;
+	}
+	if (err)
+		fprintf(stderr, "dunwind: user symbols: %s: the capture has none (reports need "
+			"the binaries then)\n", strerror(-err));
+	else
+		st->usyms_written = 1;
+	return 0;
+}
+
 /* One line of live progress on a terminal (stderr), rewritten in place. */
 static void progress(const struct record_state *st, int done)
 {
@@ -558,6 +586,12 @@ static void summary(const struct record_opts *o, const struct record_state *st,
 	if (st->ksyms_bytes)
 		fprintf(stderr, "dunwind: kernel symbols: a %llu KiB snapshot in the capture "
 			"(%lld ms)\n", st->ksyms_bytes >> 10, st->ksyms_ms);
+	if (st->usyms_written)
+		fprintf(stderr, "dunwind: user symbols: a %llu KiB snapshot in the capture: %lu "
+			"functions, %lu source frames in %lu files for %lu addresses (%lu without "
+			"a name) (%lld ms)\n", st->usyms.bytes >> 10, st->usyms.funcs,
+			st->usyms.lines, st->usyms.files, st->usyms.addrs, st->usyms.unnamed,
+			st->usyms.ms);
 	fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
 		(unsigned long long)st->w.hdr.record_count,
 		(unsigned long long)st->w.hdr.record_bytes, o->output);
@@ -613,6 +647,12 @@ static int do_record(const struct record_opts *o)
 	long long t0, shown = 0;
 
 	cfg.flags = o->fp_only ? DUNWIND_CFG_FP_ONLY : 0;
+	if (!o->no_usyms) {
+		st.usnap = dw_usnap_writer_new();
+		if (!st.usnap)
+			fprintf(stderr, "dunwind: user symbols: out of memory: the capture will "
+				"have none\n");
+	}
 	/* For -- CMD, sample the command, not our child before its exec. */
 	if (o->cmd)
 		cfg.flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
@@ -716,6 +756,8 @@ out_stop:
 	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
 	if (!o->no_ksyms && !ret)
 		ret = write_ksyms(o, &st);
+	if (st.usnap && !ret)
+		ret = write_usyms(o, &st);
 out_capture:
 	err = dw_capture_close(&st.w);
 	if (err && !ret) {
@@ -746,6 +788,7 @@ out:
 	if (pidfd >= 0)
 		close(pidfd);
 	free(st.kips);
+	dw_usnap_writer_free(st.usnap);
 	dw_session_close(&s);
 	return ret;
 }

@@ -33,6 +33,7 @@
 #include "symbols/kallsyms.h"
 #include "capture/ksnap.h"
 #include "symbols/perfmap.h"
+#include "capture/usnap.h"
 #include "analyze/procs.h"
 #include "analyze/profile.h"
 #include "symbols/symtab.h"
@@ -59,6 +60,14 @@ struct perfmap_ent {
 	const char *path;
 };
 
+/* A mapped file some of whose addresses got no name: for the warning. */
+struct unnamed_file {
+	struct unnamed_file *next;
+	const char *path;
+	char stale_id[41];		/* the file here is another one: the recorded id */
+	unsigned long locs;
+};
+
 struct loc_key {
 	const void *image;		/* process image, or NULL (kernel, markers) */
 	uint64_t ip;
@@ -78,6 +87,8 @@ struct prof_priv {
 	struct dw_kallsyms *ksyms;
 	struct live_proc *live;
 	struct perfmap_ent *perfmaps;
+	struct dw_usnap *usnap;		/* the capture's user symbols, or NULL */
+	struct unnamed_file *unnamed;
 	int other_boot;
 	unsigned long long lost_stacks;
 	unsigned int dso_flags;
@@ -368,6 +379,51 @@ out:
 	return e->map;
 }
 
+/* Remember that @path (a file) left a location unnamed. */
+static void note_unnamed(struct dw_prof *p, const char *path, const struct dw_mapres *r)
+{
+	struct prof_priv *pp = p->priv;
+	struct unnamed_file *u;
+	size_t i;
+
+	p->unnamed++;
+	for (u = pp->unnamed; u; u = u->next)
+		if (u->path == path)
+			break;
+	if (!u) {
+		u = calloc(1, sizeof(*u));
+		if (!u)
+			return;
+		u->path = path;
+		u->next = pp->unnamed;
+		pp->unnamed = u;
+	}
+	for (i = 0; r->stale && !u->locs && i < r->build_id_size && i < 20; i++)
+		sprintf(u->stale_id + 2 * i, "%02x", r->build_id[i]);
+	u->locs++;
+}
+
+/*
+ * No symbol in the file here (not the recorded one, absent, or stripped):
+ * the capture's snapshot of the recorded one, if it knows the address.
+ */
+static int from_snapshot(struct dw_prof *p, struct dw_mapres *r)
+{
+	struct prof_priv *pp = p->priv;
+	struct dw_symres sr;
+
+	if (!pp->usnap || dw_usnap_lookup(pp->usnap, r->build_id, r->build_id_size, r->dso,
+					  r->foff, &sr))
+		return -ENOENT;
+	/* A named function beats an FDE range found here. */
+	if (!sr.name && r->sym.fde)
+		return -ENOENT;
+	r->sym = sr;
+	r->fstart = sr.start;
+	p->usyms_used++;
+	return 0;
+}
+
 static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 time, int adj,
 		     struct dw_maps *live)
 {
@@ -376,13 +432,15 @@ static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 
 	const struct dw_perfmap *pm;
 	const char *pm_path, *name;
 	struct dw_mapres r;
-	int e = -ESRCH;
+	struct dw_symres sr;
+	int e = -ESRCH, file;
 
 	memset(&r, 0, sizeof(r));
 	if (pp->o->user_symbols && dw_procs_has_maps(pp->model, pid))
 		e = dw_procs_resolve(pp->model, pid, time, look, pp->dso_flags, &r);
 	else if (pp->o->user_symbols && live)
 		e = dw_maps_resolve(live, look, pp->dso_flags, &r);
+	file = r.mapped && r.dso && r.dso[0] == '/' && r.dso[1] != '/';
 	if (r.mapped && r.dso) {
 		struct dw_prof_mapping m = { .start = r.start, .end = r.end, .pgoff = r.pgoff,
 					     .file = intern(p, r.dso) };
@@ -395,21 +453,42 @@ static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 
 		l->dso = m.file;
 		l->dso_off = l->ip - r.start + r.pgoff;
 	}
+	if (e && file && pp->o->user_symbols && !from_snapshot(p, &r))
+		e = r.sym.name ? 0 : -ENOENT;
 	if (!e) {
 		l->sym = intern(p, r.sym.name);
 		l->off = r.sym.off + (l->ip - look);
 		loc_lines(p, l, &r.sym, NULL);
 		return;
 	}
+	/* No symbol: still one function, the one its FDE describes. */
+	if (file && r.sym.fde) {
+		l->sym = internf(p, "%s+0x%" PRIx64, base_name(l->dso), r.fstart);
+		l->off = l->dso_off - r.fstart;
+		loc_lines(p, l, &r.sym, NULL);
+		return;
+	}
 	/* JIT code lives in anonymous memory, or outside any recorded mapping. */
-	if (pp->o->user_symbols && (!l->dso || l->dso[0] != '/' || l->dso[1] == '/') &&
-	    (pm = perfmap_get(p, pid, &pm_path)) && (name = dw_perfmap_lookup(pm, look, &l->off))) {
+	if (pp->o->user_symbols && !file && pp->usnap &&
+	    !dw_usnap_lookup_jit(pp->usnap, pid, look, &sr)) {
+		l->sym = intern(p, sr.name);
+		l->off = sr.off + (l->ip - look);
+		l->dso = internf(p, "/tmp/perf-%u.map", pid);
+		p->usyms_used++;
+		loc_lines(p, l, NULL, l->sym);
+		return;
+	}
+	if (pp->o->user_symbols && !file &&
+	    (pm = perfmap_get(p, pid, &pm_path)) &&
+	    (name = dw_perfmap_lookup(pm, look, &l->off, NULL))) {
 		l->sym = intern(p, name);
 		l->off += l->ip - look;
 		l->dso = pm_path;
 		loc_lines(p, l, NULL, l->sym);
 		return;
 	}
+	if (file && pp->o->user_symbols)
+		note_unnamed(p, l->dso, &r);
 	if (l->dso)
 		name = internf(p, "[unknown] (%s+0x%" PRIx64 ")", base_name(l->dso), l->dso_off);
 	else
@@ -678,6 +757,50 @@ static void load_ksyms(struct dw_prof *p, struct dw_ksnap *snap, const char *pat
 			 errno == EPERM ? "hides addresses (run as root)" : strerror(errno));
 }
 
+/* The capture's user symbol snapshot: parsed, or NULL with the reason why not. */
+static int load_usyms(struct dw_prof *p)
+{
+	struct prof_priv *pp = p->priv;
+	char why[200];
+	int e = dw_usnap_load(pp->usnap, why, sizeof(why));
+
+	if (e == -ENOMEM)
+		return e;
+	if (e) {
+		snprintf(p->usyms_from, sizeof(p->usyms_from), "the mapped files only (%s)", why);
+		dw_usnap_free(pp->usnap);
+		pp->usnap = NULL;
+		return 0;
+	}
+	snprintf(p->usyms_from, sizeof(p->usyms_from), "the mapped files when they are the "
+		 "recorded ones, else the capture's snapshot");
+	return 0;
+}
+
+/* Name the files whose addresses stayed unnamed, and say what to do. */
+static void warn_unnamed(const struct dw_prof *p)
+{
+	const struct prof_priv *pp = p->priv;
+	const struct unnamed_file *u;
+	int n = 0;
+
+	if (!pp->unnamed)
+		return;
+	fprintf(stderr, "dunwind: no function names for %lu addresses in:", p->unnamed);
+	for (u = pp->unnamed; u; u = u->next, n++) {
+		if (n < 8)
+			fprintf(stderr, " %s%s%s%s", u->path, u->stale_id[0] ? " (not the recorded "
+				"file: that had build-id " : "", u->stale_id, u->stale_id[0] ? ")" : "");
+	}
+	if (n > 8)
+		fprintf(stderr, " and %d more", n - 8);
+	fprintf(stderr, "\ndunwind: to name them: %s; or give the recorded files with --symfs "
+		"DIR (a copy of the recording machine's root) or --debug-dir DIR (.build-id/xx/"
+		"yyyy[.debug]), or set DEBUGINFOD_URLS\n", pp->usnap ?
+		"the capture's snapshot does not know them (stripped files without .eh_frame?)" :
+		"record without --no-symbol-snapshot so the capture names them");
+}
+
 /**
  * dw_prof_load() - read, stitch and symbolise a capture
  * @out:	set to the profile (free with dw_prof_free())
@@ -722,18 +845,23 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 	p->hdr = r.hdr;
 	pp->o = o;
 	pp->dso_flags = (o->src || o->inline_frames) ? DW_DSO_SRC : 0;
-	dw_dso_set_quiet(o->quiet);
-	if (o->debug_dirs && dw_dso_set_debug_dirs(o->debug_dirs))
+	/* Replaced and missing files: one warning at the end (warn_unnamed()). */
+	dw_dso_set_quiet(1);
+	if ((o->debug_dirs && dw_dso_set_debug_dirs(o->debug_dirs)) ||
+	    (o->symfs && dw_dso_set_symfs(o->symfs)))
 		goto nomem;
 	st = dw_stitch_new();
 	pp->model = dw_procs_new();
 	snap = dw_ksnap_new();
-	if (!st || !pp->model || !snap)
+	pp->usnap = dw_usnap_new();
+	if (!st || !pp->model || !snap || !pp->usnap)
 		goto nomem;
 	while ((rec = dw_capture_next_any(&r))) {
 		if (rec->type >= DUNWIND_REC_MAX) {
 			if (rec->type == DW_REC_KSYMS)
 				e = dw_ksnap_add(snap, rec);
+			else if (rec->type == DW_REC_USYMS)
+				e = dw_usnap_add(pp->usnap, rec);
 			else
 				p->skipped++;
 		} else {
@@ -751,9 +879,13 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 	pp->other_boot = dw_capture_same_boot(&r.hdr) == 0;
 	p->other_boot = pp->other_boot;
 	load_ksyms(p, snap, path);
+	if (load_usyms(p))
+		goto nomem;
 	dw_stitch_finish(st, on_sample, p, &p->counts);
 	if (pp->err)
 		goto nomem;
+	if (!o->quiet)
+		warn_unnamed(p);
 	dw_stitch_free(st);
 	dw_ksnap_free(snap);
 	dw_capture_release(&r);
@@ -834,6 +966,13 @@ void dw_prof_free(struct dw_prof *p)
 		}
 		dw_procs_free(pp->model);
 		dw_kallsyms_free(pp->ksyms);
+		dw_usnap_free(pp->usnap);
+		while (pp->unnamed) {
+			struct unnamed_file *u = pp->unnamed;
+
+			pp->unnamed = u->next;
+			free(u);
+		}
 		free(pp);
 	}
 	free(p->samples);

@@ -31,6 +31,7 @@ enum {
 struct dw_prof_opts {
 	const char *kallsyms;		/* a kallsyms file instead of the snapshot */
 	const char *debug_dirs;		/* extra debug directories (colon-separated) */
+	const char *symfs;		/* the recording machine's files under this root */
 	int user_symbols;		/* 0: leave user addresses raw */
 	int src;			/* resolve source lines (DWARF) */
 	int inline_frames;		/* resolve inline frames (implies @src) */
@@ -104,6 +105,9 @@ struct dw_prof {
 	int other_boot;			/* recorded during another boot */
 	unsigned long live_refused;	/* processes /proc could not stand in for */
 	char ksyms_from[512];		/* where kernel symbols came from, or why none */
+	char usyms_from[256];		/* the user symbol snapshot, or why none */
+	unsigned long usyms_used;	/* locations named from the snapshot */
+	unsigned long unnamed;		/* user locations in files left unnamed */
 
 	void *priv;			/* interning tables, string pool */
 };

@@ -202,6 +202,11 @@ int dw_report_summary(FILE *f, const struct dw_prof *p)
 		p->stacks_by_method[DUNWIND_UNWIND_FP | DUNWIND_UNWIND_SFRAME],
 		p->stacks_by_method[0], p->user_frames, p->nr_fp, p->nr_sframe);
 	fprintf(f, "# kernel symbols: %s\n", p->ksyms_from);
+	fprintf(f, "# user symbols: %s", p->usyms_from);
+	if (p->usyms_used || p->unnamed)
+		fprintf(f, "; %lu locations named from the snapshot, %lu unnamed", p->usyms_used,
+			p->unnamed);
+	fprintf(f, "\n");
 	if (p->skipped)
 		fprintf(f, "# skipped %lu records of unknown type\n", p->skipped);
 	return ferror(f) ? -EIO : 0;

@@ -49,6 +49,8 @@ struct dw_dso {
 
 static struct dw_dso *cache;
 static char *debuginfo_path;
+static char *extra_dirs;		/* --debug-dir, for files by build-id */
+static char *symfs;			/* --symfs: the recording machine's root */
 static int quiet;
 
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -92,12 +94,36 @@ static const Dwfl_Callbacks callbacks = {
  */
 int dw_dso_set_debug_dirs(const char *dirs)
 {
-	char *p = NULL;
+	char *p = NULL, *x = NULL;
 
-	if (dirs && asprintf(&p, ":.debug:/usr/lib/debug:%s", dirs) < 0)
+	if (dirs && (asprintf(&p, ":.debug:/usr/lib/debug:%s", dirs) < 0 ||
+		     !(x = strdup(dirs)))) {
+		free(p);
 		return -ENOMEM;
+	}
 	free(debuginfo_path);
 	debuginfo_path = p;
+	free(extra_dirs);
+	extra_dirs = x;
+	return 0;
+}
+
+/**
+ * dw_dso_set_symfs() - read the mapped files under a directory
+ * @dir:	perf's --symfs: a copy of the recording machine's root; a
+ *		file /a/b is read as @dir/a/b (else as /a/b); NULL: none
+ *
+ * Context: user space; before the first dw_dso_get().
+ * Return: 0 or -ENOMEM.
+ */
+int dw_dso_set_symfs(const char *dir)
+{
+	char *p = NULL;
+
+	if (dir && !(p = strdup(dir)))
+		return -ENOMEM;
+	free(symfs);
+	symfs = p;
 	return 0;
 }
 
@@ -183,6 +209,49 @@ static int id_matches(const struct dw_dso *d)
 				   !memcmp(d->build_id, d->key_id, d->key_id_size));
 }
 
+/* Open @file as @d; 0 if it is the recorded file (or none was recorded), else -1. */
+static int try_file(struct dw_dso *d, const char *file)
+{
+	close_dwfl(d);
+	if (access(file, R_OK))
+		return -1;
+	if (open_dwfl(d, file, -1) || !id_matches(d)) {
+		close_dwfl(d);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The recorded build-id under the debug directories (--debug-dir, then
+ * /usr/lib/debug): DIR/.build-id/xx/yyyy (an executable, as debuginfod
+ * caches and perf's build-id cache keep them) or DIR/.build-id/xx/yyyy.debug
+ * (a debug file: its symbols and program headers are the executable's).
+ */
+static int open_by_build_id(struct dw_dso *d)
+{
+	char id[41], file[4200];
+	const char *dirs[2] = { extra_dirs, "/usr/lib/debug" };
+	const char *p, *end;
+	int i, k;
+
+	if (!d->key_id_size)
+		return -1;
+	hex(id, d->key_id, d->key_id_size);
+	for (i = 0; i < 2; i++) {
+		for (p = dirs[i]; p && *p; p = *end ? end + 1 : end) {
+			end = strchrnul(p, ':');
+			for (k = 0; k < 2 && end > p; k++) {
+				snprintf(file, sizeof(file), "%.*s/.build-id/%.2s/%s%s", (int)(end - p),
+					 p, id, id + 2, k ? ".debug" : "");
+				if (!try_file(d, file))
+					return 0;
+			}
+		}
+	}
+	return -1;
+}
+
 /* Try the executable from debuginfod by the recorded build-id. 0 or -1. */
 static int open_from_debuginfod(struct dw_dso *d)
 {
@@ -246,9 +315,29 @@ struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 	cache = d;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return d;
-	if (open_dwfl(d, path, -1) || !id_matches(d)) {
-		if (!open_from_debuginfod(d) && d->dwfl)
+	if (symfs && path[0] == '/') {
+		char file[4200];
+
+		snprintf(file, sizeof(file), "%s%s", symfs, path);
+		if (!try_file(d, file))
 			return d;
+	}
+	if (open_dwfl(d, path, -1) || !id_matches(d)) {
+		struct dw_dso here = *d;	/* what is at @path, for the warning */
+
+		d->dwfl = NULL;
+		d->mod = NULL;
+		d->loads = NULL;
+		d->nr_loads = 0;
+		d->build_id_size = 0;
+		if (!open_by_build_id(d) || (!open_from_debuginfod(d) && d->dwfl)) {
+			if (here.dwfl)
+				dwfl_end(here.dwfl);
+			free(here.loads);
+			return d;
+		}
+		close_dwfl(d);
+		*d = here;
 		if (d->dwfl) {
 			d->stale = 1;
 			if (!quiet) {
@@ -393,13 +482,43 @@ static void resolve_src(struct dw_dso *d, Dwarf_Addr addr, struct dw_symres *res
 		res->frames[res->nr_frames++] = (struct dw_srcframe){ NULL, file, lineno };
 }
 
+/*
+ * No symbol covers module address @addr: the range of the CFI FDE that
+ * does (.eh_frame, else .debug_frame), the compiler's own idea of where
+ * the function begins and ends.
+ */
+static void resolve_fde(struct dw_dso *d, Dwarf_Addr addr, struct dw_symres *res)
+{
+	Dwarf_Addr cbias, start, end;
+	Dwarf_Frame *frame = NULL;
+	bool signal;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		Dwarf_CFI *cfi = i ? dwfl_module_dwarf_cfi(d->mod, &cbias) :
+				     dwfl_module_eh_cfi(d->mod, &cbias);
+
+		if (!cfi || dwarf_cfi_addrframe(cfi, addr - cbias, &frame))
+			continue;
+		if (dwarf_frame_info(frame, &start, &end, &signal) >= 0 && end > start) {
+			res->fde = 1;
+			res->start = start + cbias - d->bias;
+			res->size = end - start;
+			res->off = addr - (start + cbias);
+		}
+		free(frame);
+		return;
+	}
+}
+
 /**
  * dw_dso_resolve() - symbol, source line and inline frames of an address
  * @d:		file from dw_dso_get()
  * @vaddr:	link-time address (dw_dso_file_to_vaddr()); for a return
  *		address, the caller passes the call instruction's (addr - 1)
  * @flags:	DW_DSO_SRC for source lines and inline frames
- * @res:	filled; @res->name NULL when no symbol covers @vaddr
+ * @res:	filled; @res->name NULL when no symbol covers @vaddr (then
+ *		@res->fde and the range of the FDE, if one covers it)
  *
  * Context: user space; may read the debug file the first time.
  * Return: 0 if a symbol was found, -ENOENT if not (stale or unreadable
@@ -416,6 +535,12 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 		return -ENOENT;
 	res->name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
 	res->off = off;
+	if (res->name) {
+		res->start = vaddr - off;
+		res->size = sym.st_size;
+	} else {
+		resolve_fde(d, addr, res);
+	}
 	if (flags & DW_DSO_SRC)
 		resolve_src(d, addr, res);
 	return res->name ? 0 : -ENOENT;
@@ -439,5 +564,9 @@ void dw_dso_cache_free(void)
 	cache = NULL;
 	free(debuginfo_path);
 	debuginfo_path = NULL;
+	free(extra_dirs);
+	extra_dirs = NULL;
+	free(symfs);
+	symfs = NULL;
 	dw_debuginfod_close();
 }

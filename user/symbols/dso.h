@@ -22,7 +22,11 @@ struct dw_srcframe {
 };
 
 /*
- * What an address is.  @name/@off: the ELF symbol.  @frames[0] is the
+ * What an address is.  @name/@off: the ELF symbol.  @start/@size: the
+ * function's link-time range: the symbol's, or, with no symbol (@name
+ * NULL, @fde 1), that of the .eh_frame/.debug_frame FDE holding the
+ * address, so that a stripped function is still one function; @size 0:
+ * unknown.  @frames[0] is the
  * innermost inlined function (its file:line is the address's), the last
  * is the real function with the line of the address in it; one frame when
  * nothing is inlined there.  @nr_frames 0: no DWARF for the address.
@@ -30,6 +34,8 @@ struct dw_srcframe {
 struct dw_symres {
 	const char *name;
 	uint64_t off;
+	uint64_t start, size;
+	int fde;
 	unsigned int nr_frames;
 	struct dw_srcframe frames[DW_DSO_MAX_INLINE];
 };
@@ -46,6 +52,7 @@ int dw_dso_build_id(const struct dw_dso *d, const unsigned char **id);
 int dw_dso_file_to_vaddr(const struct dw_dso *d, uint64_t foff, uint64_t *vaddr);
 int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct dw_symres *res);
 int dw_dso_set_debug_dirs(const char *dirs);
+int dw_dso_set_symfs(const char *dir);
 void dw_dso_set_quiet(int quiet);
 void dw_dso_cache_free(void);
 

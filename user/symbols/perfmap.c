@@ -120,11 +120,13 @@ struct dw_perfmap *dw_perfmap_parse(const char *text, size_t len)
  * @m:		map
  * @addr:	user address
  * @off:	set to the offset in the function (if not NULL)
+ * @size:	set to the function's size (if not NULL)
  *
  * Context: user space; O(log n).
  * Return: the name (valid until dw_perfmap_free()), or NULL.
  */
-const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_t *off)
+const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_t *off,
+			      uint64_t *size)
 {
 	size_t lo = 0, hi = m->nr;
 	const struct pm_sym *s;
@@ -144,6 +146,8 @@ const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_
 		return NULL;
 	if (off)
 		*off = addr - s->start;
+	if (size)
+		*size = s->size;
 	return s->name;
 }
 

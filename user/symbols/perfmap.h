@@ -10,7 +10,8 @@ struct dw_perfmap;
 
 struct dw_perfmap *dw_perfmap_load(const char *path);
 struct dw_perfmap *dw_perfmap_parse(const char *text, size_t len);
-const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_t *off);
+const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_t *off,
+			      uint64_t *size);
 void dw_perfmap_free(struct dw_perfmap *m);
 
 #endif

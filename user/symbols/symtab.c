@@ -277,6 +277,7 @@ int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
 	const struct dw_map *map;
 	size_t lo = 0, hi = m->nr_maps;
 	uint64_t vaddr;
+	int err;
 
 	memset(r, 0, sizeof(*r));
 	while (lo < hi) {
@@ -305,7 +306,10 @@ int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
 	r->stale = dw_dso_stale(map->dso);
 	if (r->stale || dw_dso_file_to_vaddr(map->dso, r->foff, &vaddr))
 		return -ENOENT;
-	return dw_dso_resolve(map->dso, vaddr, flags, &r->sym);
+	err = dw_dso_resolve(map->dso, vaddr, flags, &r->sym);
+	if (r->sym.name || r->sym.fde)
+		r->fstart = r->foff - (vaddr - r->sym.start);
+	return err;
 }
 
 /**

@@ -18,6 +18,8 @@ struct dw_mapres {
 	const unsigned char *build_id;	/* recorded, else the file's */
 	size_t build_id_size;
 	int stale;			/* the file is not the one recorded */
+	uint64_t fstart;		/* file offset of the function's start: of */
+					/* the symbol, or of its FDE (sym.fde) */
 	struct dw_symres sym;		/* symbol, source, inline frames */
 };
 

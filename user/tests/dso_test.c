@@ -283,12 +283,12 @@ jit:
 		pm = dw_perfmap_parse(map, sizeof(map) - 1);
 	}
 	ok(pm != NULL, "parse a perf map");
-	ok(pm && !strcmp(dw_perfmap_lookup(pm, 0x7f0000001010ULL, &off), "jit_a_v2") && off == 0x10,
+	ok(pm && !strcmp(dw_perfmap_lookup(pm, 0x7f0000001010ULL, &off, NULL), "jit_a_v2") && off == 0x10,
 	   "the later entry for a start wins");
-	ok(pm && !strcmp(dw_perfmap_lookup(pm, 0x7f000000200fULL, &off),
+	ok(pm && !strcmp(dw_perfmap_lookup(pm, 0x7f000000200fULL, &off, NULL),
 			 "jit b with spaces") && off == 0xf, "0x prefixes and names with spaces");
-	ok(pm && !dw_perfmap_lookup(pm, 0x7f0000002010ULL, &off) &&
-	   !dw_perfmap_lookup(pm, 0x7f0000001080ULL, &off) && !dw_perfmap_lookup(pm, 1, &off),
+	ok(pm && !dw_perfmap_lookup(pm, 0x7f0000002010ULL, &off, NULL) &&
+	   !dw_perfmap_lookup(pm, 0x7f0000001080ULL, &off, NULL) && !dw_perfmap_lookup(pm, 1, &off, NULL),
 	   "outside every entry: no name");
 	dw_perfmap_free(pm);
 

@@ -386,7 +386,7 @@ int main(void)
 		   "[unknown] (file+0xoff)");
 		free(text);
 		text = read_file(strcat(strcpy(path, dir), "/elf.err"), &len);
-		ok(text && strstr(text, "is not the recorded eeeeeeee"),
+		ok(text && strstr(text, "not the recorded file: that had build-id eeeeeeee"),
 		   "a file with another build-id: reported on stderr");
 		free(text);
 	} else {

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user symbol snapshot: a capture of this program's own code, mapped
+ * from a copy of it, is named the same once the copy is gone or replaced
+ * (from the snapshot), not without a snapshot (and a warning names the
+ * file), not from a damaged one; a stripped copy still names each function
+ * once, by its FDE start, and so does its snapshot.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "tap.h"
+#include "mkrec.h"
+#include "selfmap.h"
+#include "capture/capture.h"
+#include "capture/usnap.h"
+#include "analyze/profile.h"
+#include "symbols/dso.h"
+
+#define PID	4242U
+
+static char dir[] = "/tmp/dw_usnap_test.XXXXXX";
+static char prog[128], cap[128], cap_none[128];
+static volatile unsigned int sink;
+
+__attribute__((noinline)) void usnap_leaf(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		sink += i * 3;
+}
+
+__attribute__((noinline)) void usnap_caller(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		usnap_leaf(i);
+		sink ^= i;
+	}
+}
+
+static int run(const char *cmd)
+{
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Write a capture of one sample whose stack is @ips, mapped from @prog. */
+static int write_capture(const char *path, const __u64 *ips, unsigned int nr, int snapshot)
+{
+	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = PID, .sample_freq = 99 };
+	struct dw_usnap_writer *c = snapshot ? dw_usnap_writer_new() : NULL;
+	const unsigned char *id;
+	struct dw_capture_writer w;
+	struct dw_usnap_stats st;
+	struct dw_dso *d;
+	union rec_buf b;
+	uint64_t start, end, off;
+	char self[4096];
+	struct dunwind_rec_mmap *m;
+	int err = 0, n, i;
+	const struct dunwind_rec_header *recs[4];
+
+	if (!find_self((uintptr_t)usnap_leaf, &start, &end, &off, self))
+		return -1;
+	d = dw_dso_get(prog, NULL, 0);
+	n = d ? dw_dso_build_id(d, &id) : 0;
+	if (dw_capture_create(&w, path, &cfg))
+		return -1;
+	for (i = 0; i < 4 && !err; i++) {
+		switch (i) {
+		case 0:
+			recs[i] = mk_comm(&b, PID, PID, 1, "usnap", 1);
+			break;
+		case 1:
+			recs[i] = mk_mmap(&b, PID, 2, start, end, off, prog, 0);
+			m = (void *)&b;
+			m->build_id_size = (__u32)n;
+			memcpy(m->build_id, id, (size_t)n);
+			break;
+		case 2:
+			recs[i] = mk_sample(&b, 1, 10, PID, PID, 0, 0);
+			break;
+		default:
+			recs[i] = mk_stack(&b, 1, PID, PID, nr, 0, DUNWIND_STOP_END);
+			memcpy(b.stack.ips, ips, nr * sizeof(*ips));
+			b.stack.time = 11;
+		}
+		err = dw_capture_write(&w, recs[i]);
+		if (!err && c)
+			err = dw_usnap_collect(c, recs[i]);
+	}
+	if (!err && c)
+		err = dw_usnap_write(c, &w, &st);
+	if (!err && c && (!st.funcs || !st.bytes))
+		err = -1;
+	dw_usnap_writer_free(c);
+	dw_dso_cache_free();
+	return dw_capture_close(&w) || err ? -1 : 0;
+}
+
+/* Load @path; the names of its first sample's frames into @names. */
+static const char *symfs, *debug_dir;
+
+static int names_of(const char *path, char names[][128], unsigned int max, struct dw_prof **out)
+{
+	struct dw_prof_opts o = { .user_symbols = 1, .quiet = 1, .symfs = symfs,
+				  .debug_dirs = debug_dir };
+	uint32_t funcs[16];
+	char err[512];
+	size_t n, i;
+
+	if (dw_prof_load(out, path, &o, err, sizeof(err)) || !(*out)->nr_samples) {
+		printf("# %s: %s\n", path, err);
+		return -1;
+	}
+	n = dw_prof_frames(*out, &(*out)->samples[0], 0, funcs, max < 16 ? max : 16);
+	for (i = 0; i < n; i++)
+		snprintf(names[i], 128, "%s", (*out)->funcs[funcs[i]].name);
+	return (int)n;
+}
+
+static int flip_snapshot_byte(const char *path)
+{
+	struct dw_capture_reader r;
+	const struct dunwind_rec_header *rec;
+	long at = -1;
+	FILE *f;
+
+	if (dw_capture_open(&r, path))
+		return -1;
+	while ((rec = dw_capture_next_any(&r)))
+		if (rec->type == DW_REC_USYMS && at < 0)
+			at = (long)((const unsigned char *)rec - r.data) + r.hdr.header_size +
+			     (long)sizeof(struct dw_rec_zchunk) + 2;
+	dw_capture_release(&r);
+	f = at < 0 ? NULL : fopen(path, "r+b");
+	if (!f || fseek(f, at, SEEK_SET) || fputc(0x5a ^ 0xff, f) == EOF) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+/* Parse @text as a snapshot and look a few addresses up. 1 loaded, 0 refused. */
+static int parse_text(const char *text, size_t len, char *first, size_t first_len)
+{
+	union {
+		struct dw_rec_zchunk r;
+		__u64 raw[1024];
+	} rec;
+	uLongf zlen = sizeof(rec) - sizeof(rec.r);
+	struct dw_usnap *u = dw_usnap_new();
+	struct dw_symres res;
+	unsigned char id[20];
+	char why[256];
+	int e;
+
+	memset(&rec, 0, sizeof(rec));
+	memset(id, 0xab, sizeof(id));
+	if (!u || compress2(rec.r.data, &zlen, (const Bytef *)text, len, 6) != Z_OK) {
+		dw_usnap_free(u);
+		return -1;
+	}
+	rec.r.hdr.type = DW_REC_USYMS;
+	rec.r.hdr.size = (__u16)dw_rec_zchunk_size((__u32)zlen);
+	rec.r.kind = DW_USYMS_TEXT;
+	rec.r.len = (__u32)zlen;
+	rec.r.total = zlen;
+	rec.r.raw = len;
+	dw_usnap_add(u, &rec.r.hdr);
+	e = dw_usnap_load(u, why, sizeof(why));
+	if (!dw_usnap_lookup(u, id, 20, "/x", 0x1010, &res) && first)
+		snprintf(first, first_len, "%s+%llx %u %s:%d", res.name, (unsigned long long)res.off,
+			 res.nr_frames, res.nr_frames ? res.frames[0].func : "-",
+			 res.nr_frames ? res.frames[0].line : 0);
+	dw_usnap_lookup(u, NULL, 0, "/usr/lib/a b.so", 0x2000, &res);
+	dw_usnap_lookup_jit(u, 77, 0x7f0000001010ULL, &res);
+	dw_usnap_free(u);
+	return !e;
+}
+
+int main(void)
+{
+	__u64 ips[2] = { (__u64)(uintptr_t)usnap_leaf + 4, (__u64)(uintptr_t)usnap_caller + 13 };
+	__u64 same[2] = { (__u64)(uintptr_t)usnap_leaf + 1, (__u64)(uintptr_t)usnap_leaf + 9 };
+	char want[2][128], got[2][128], cmd[1024], sym_root[160], dbg[160];
+	struct dw_prof *p = NULL;
+	int n;
+
+	usnap_caller(3);
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(cap, sizeof(cap), "%s/cap", dir);
+	snprintf(cap_none, sizeof(cap_none), "%s/cap-none", dir);
+	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s", getpid(), prog);
+	if (run(cmd) || write_capture(cap, ips, 2, 1) || write_capture(cap_none, ips, 2, 0)) {
+		printf("Bail out! cannot write the captures\n");
+		return 1;
+	}
+
+	n = names_of(cap, want, 2, &p);
+	ok(n == 2 && !strcmp(want[0], "usnap_leaf") && !strcmp(want[1], "usnap_caller"),
+	   "the file itself names the stack (%s, %s)", n > 0 ? want[0] : "-",
+	   n > 1 ? want[1] : "-");
+	dw_prof_free(p);
+
+	unlink(prog);
+	n = names_of(cap, got, 2, &p);
+	ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[1]) && p->usyms_used == 2,
+	   "without the file: the same names from the snapshot (%s, %s)", n > 0 ? got[0] : "-",
+	   n > 1 ? got[1] : "-");
+	dw_prof_free(p);
+
+	n = names_of(cap_none, got, 2, &p);
+	ok(n == 2 && !strncmp(got[0], "[unknown] (prog+0x", 18) && p->unnamed == 2,
+	   "without the file and a snapshot: unknown, and counted for the warning (%s)",
+	   n > 0 ? got[0] : "-");
+	dw_prof_free(p);
+
+	/* --symfs DIR: the file under DIR. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/root%s && cp /proc/%d/exe %s/root%s", dir, dir,
+		 getpid(), dir, prog);
+	snprintf(sym_root, sizeof(sym_root), "%s/root", dir);
+	symfs = sym_root;
+	n = run(cmd) ? -1 : names_of(cap_none, got, 2, &p);
+	ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[1]) && !p->unnamed,
+	   "--symfs DIR: the file as DIR/PATH (%s)", n > 0 ? got[0] : "-");
+	dw_prof_free(p);
+	symfs = NULL;
+
+	/* --debug-dir DIR: the executable as DIR/.build-id/xx/yyyy. */
+	snprintf(cmd, sizeof(cmd), "id=$(readelf -n /proc/%d/exe | sed -n 's/.*Build ID: //p'); "
+		 "d=%s/dbg/.build-id/$(echo $id | cut -c1-2); mkdir -p $d && "
+		 "cp /proc/%d/exe $d/$(echo $id | cut -c3-)", getpid(), dir, getpid());
+	snprintf(dbg, sizeof(dbg), "%s/dbg", dir);
+	debug_dir = dbg;
+	n = run(cmd) ? -1 : names_of(cap_none, got, 2, &p);
+	ok(n == 2 && !strcmp(got[0], want[0]) && !p->unnamed,
+	   "--debug-dir DIR: the executable by build-id (%s)", n > 0 ? got[0] : "-");
+	dw_prof_free(p);
+	debug_dir = NULL;
+
+	snprintf(cmd, sizeof(cmd), "cp /bin/sh %s", prog);
+	run(cmd);
+	n = names_of(cap, got, 2, &p);
+	ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[1]),
+	   "another file at the path (build-id differs): the snapshot's names (%s)",
+	   n > 0 ? got[0] : "-");
+	dw_prof_free(p);
+
+	ok(!flip_snapshot_byte(cap), "flipped a byte of the snapshot");
+	n = names_of(cap, got, 2, &p);
+	ok(n == 2 && strcmp(got[0], want[0]) && p && strstr(p->usyms_from, "files only ("),
+	   "a damaged snapshot is not used, the capture still loads (%s; %s)",
+	   n > 0 ? got[0] : "-", p ? p->usyms_from : "-");
+	dw_prof_free(p);
+
+	/* Stripped: no symbol at all, but .eh_frame. */
+	snprintf(cmd, sizeof(cmd), "objcopy --strip-all /proc/%d/exe %s", getpid(), prog);
+	if (run(cmd)) {
+		tap_skip("stripped copy", "objcopy failed (binutils missing?)");
+	} else if (write_capture(cap, same, 2, 1)) {
+		ok(0, "capture of the stripped copy");
+	} else {
+		n = names_of(cap, got, 2, &p);
+		ok(n == 2 && !strncmp(got[0], "prog+0x", 7) && !strcmp(got[0], got[1]),
+		   "stripped: two addresses of one function are one function, by its FDE "
+		   "(%s, %s)", n > 0 ? got[0] : "-", n > 1 ? got[1] : "-");
+		dw_prof_free(p);
+		strcpy(want[0], got[0]);
+		unlink(prog);
+		n = names_of(cap, got, 2, &p);
+		ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[0]),
+		   "stripped, without the file: the snapshot's FDE range names it (%s)",
+		   n > 0 ? got[0] : "-");
+		dw_prof_free(p);
+	}
+
+	{
+		static char text[] =
+			"D abababababababababababababababababababab /x\n"
+			"F 1000 40 main\nU 1040 20\nL 1010 0 12 inl src/a.c\n"
+			"L 1010 1 40 main src/main file.c\n"
+			"D - /usr/lib/a b.so\nF 2000 10 _ZN3foo3barEv\n"
+			"P 77\nF 7f0000001000 100 jit leaf fn\n";
+		size_t len = strlen(text), i, loaded = 0;
+		struct dw_usnap *u;
+		struct dw_symres res;
+		char why[256];
+		int k;
+
+		char first[256] = "";
+
+		ok(parse_text(text, len, first, sizeof(first)) == 1 &&
+		   !strcmp(first, "main+10 2 inl:12"),
+		   "a hand-written snapshot text parses and names an address (%s)", first);
+		for (i = 0; i < len; i++) {
+			static const unsigned char flips[] = { 0x01, 0x20, 0x80 };
+
+			for (k = 0; k < 3; k++) {
+				text[i] ^= flips[k];
+				loaded += parse_text(text, len, NULL, 0) == 1;
+				text[i] ^= flips[k];
+			}
+		}
+		ok(loaded > 0 && loaded < 3 * len,
+		   "%zu x 3 flipped texts: %zu parsed, the rest refused", len, loaded);
+		u = dw_usnap_new();
+		ok(u && dw_usnap_load(u, why, sizeof(why)) == -ENOENT &&
+		   dw_usnap_lookup(u, NULL, 0, "/x", 0, &res) == -ENOENT,
+		   "a capture without a snapshot: -ENOENT, nothing found");
+		dw_usnap_free(u);
+	}
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	run(cmd);
+	return tap_done();
+}
