@@ -32,6 +32,8 @@ struct dw_common_args {
 	OPT_STRING(0, "symfs", T, c.po.symfs, "DIR", \
 		   "read the mapped files under DIR (a copy of the recording machine's root): " \
 		   "/usr/bin/x as DIR/usr/bin/x"), \
+	OPT_BOOL(0, "no-demangle", T, c.po.no_demangle, \
+		 "keep C++ and Rust symbol names as in the file"), \
 	OPT_SET_INT(0, "no-user-symbols", T, c.po.user_symbols, 0, \
 		    "leave user addresses unnamed (no ELF files are read)"), \
 	OPT_INT(0, "pid", T, c.po.pid, "PID", 1, INT_MAX, "keep only samples of this process"), \

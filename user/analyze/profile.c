@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbols/demangle.h"
 #include "symbols/dso.h"
 #include "symbols/kallsyms.h"
 #include "capture/ksnap.h"
@@ -212,6 +213,25 @@ nomem:
 	return NULL;
 }
 
+/* The pooled readable form of symbol @raw: demangled (unless --no-demangle), unversioned. */
+static const char *intern_sym(struct dw_prof *p, const char *raw)
+{
+	struct prof_priv *pp = p->priv;
+	const char *s;
+	char *d;
+
+	if (!raw)
+		return NULL;
+	d = dw_demangle(raw, !pp->o->no_demangle);
+	if (!d) {
+		pp->err = -ENOMEM;
+		return NULL;
+	}
+	s = intern(p, d);
+	free(d);
+	return s;
+}
+
 __attribute__((format(printf, 2, 3)))
 static const char *internf(struct dw_prof *p, const char *fmt, ...)
 {
@@ -350,7 +370,8 @@ static void loc_lines(struct dw_prof *p, struct dw_prof_loc *l, const struct dw_
 
 		if (!name)
 			name = "[unknown]";
-		add_line(p, func_get(p, intern(p, name), l->dso, intern(p, sr->frames[i].file)),
+		add_line(p, func_get(p, i == n - 1 ? l->sym : intern_sym(p, name), l->dso,
+				     intern(p, sr->frames[i].file)),
 			 sr->frames[i].line);
 		l->nr_lines++;
 	}
@@ -456,7 +477,7 @@ static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 
 	if (e && file && pp->o->user_symbols && !from_snapshot(p, &r))
 		e = r.sym.name ? 0 : -ENOENT;
 	if (!e) {
-		l->sym = intern(p, r.sym.name);
+		l->sym = intern_sym(p, r.sym.name);
 		l->off = r.sym.off + (l->ip - look);
 		loc_lines(p, l, &r.sym, NULL);
 		return;

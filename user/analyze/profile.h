@@ -38,6 +38,7 @@ struct dw_prof_opts {
 	int pid, tid;			/* keep only this process / thread (0: all) */
 	const char *comm;		/* keep only threads with this name */
 	int quiet;			/* no warnings on stderr */
+	int no_demangle;		/* keep C++/Rust names mangled */
 };
 
 struct dw_prof_mapping {

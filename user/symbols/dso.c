@@ -45,6 +45,11 @@ struct dw_dso {
 	unsigned char build_id[64];	/* the ELF's own */
 	size_t build_id_size;
 	int stale;
+	/* PLT stubs, read on first need: "func@plt" by entry. */
+	int plt_read;
+	struct dw_plt_sec { uint64_t start, size, entsize; size_t first; } plt[2];
+	char **plt_names;		/* by .rela.plt index; NULL: no symbol */
+	size_t nr_plt_names;
 };
 
 static struct dw_dso *cache;
@@ -147,8 +152,22 @@ static void hex(char *out, const unsigned char *id, size_t n)
 	out[2 * n] = '\0';
 }
 
+static void free_plt(struct dw_dso *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_plt_names; i++)
+		free(d->plt_names[i]);
+	free(d->plt_names);
+	d->plt_names = NULL;
+	d->nr_plt_names = 0;
+	memset(d->plt, 0, sizeof(d->plt));
+	d->plt_read = 0;
+}
+
 static void close_dwfl(struct dw_dso *d)
 {
+	free_plt(d);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	d->dwfl = NULL;
@@ -482,6 +501,100 @@ static void resolve_src(struct dw_dso *d, Dwarf_Addr addr, struct dw_symres *res
 		res->frames[res->nr_frames++] = (struct dw_srcframe){ NULL, file, lineno };
 }
 
+/* The symbols .rela.plt relocates, in order, as "name@plt". */
+static int read_plt_names(struct dw_dso *d, Elf *elf, Elf_Scn *rela, GElf_Shdr *rsh)
+{
+	Elf_Scn *dynsym = elf_getscn(elf, rsh->sh_link);
+	Elf_Data *rd = elf_getdata(rela, NULL), *sd;
+	GElf_Shdr ssh;
+	size_t i, n;
+
+	if (!dynsym || !rd || !gelf_getshdr(dynsym, &ssh) || !(sd = elf_getdata(dynsym, NULL)) ||
+	    !rsh->sh_entsize)
+		return -1;
+	n = rsh->sh_size / rsh->sh_entsize;
+	d->plt_names = calloc(n ? n : 1, sizeof(*d->plt_names));
+	if (!d->plt_names)
+		return -1;
+	d->nr_plt_names = n;
+	for (i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getrela(rd, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
+		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym))
+			continue;
+		name = elf_strptr(elf, ssh.sh_link, sym.st_name);
+		if (name && *name && asprintf(&d->plt_names[i], "%s@plt", name) < 0)
+			d->plt_names[i] = NULL;
+	}
+	return 0;
+}
+
+/*
+ * Where the PLT stubs are: with .plt.sec (IBT), its entry i jumps through
+ * .rela.plt[i] and the .plt entry i + 1 is its lazy-binding half; without,
+ * .plt entry i + 1 does (entry 0 is the resolver's).
+ */
+static void read_plt(struct dw_dso *d)
+{
+	GElf_Shdr sh, rsh = { 0 };
+	Elf_Scn *scn = NULL, *rela = NULL;
+	GElf_Addr bias;
+	Elf *elf;
+	size_t shstrndx;
+
+	d->plt_read = 1;
+	elf = dwfl_module_getelf(d->mod, &bias);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+			rela = scn;
+			rsh = sh;
+		} else if (!strcmp(name, ".plt") && sh.sh_type == SHT_PROGBITS) {
+			/* Entry 0 is the resolver's: entry k is relocation k - 1. */
+			d->plt[0] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
+							 sh.sh_entsize ? sh.sh_entsize : 16, 1 };
+		} else if (!strcmp(name, ".plt.sec") && sh.sh_type == SHT_PROGBITS) {
+			d->plt[1] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
+							 sh.sh_entsize ? sh.sh_entsize : 16, 0 };
+		}
+	}
+	if (!rela || read_plt_names(d, elf, rela, &rsh))
+		memset(d->plt, 0, sizeof(d->plt));
+}
+
+/* A PLT stub covers link-time address @vaddr: "func@plt". */
+static void resolve_plt(struct dw_dso *d, uint64_t vaddr, struct dw_symres *res)
+{
+	int i;
+
+	if (!d->plt_read)
+		read_plt(d);
+	for (i = 0; i < 2; i++) {
+		const struct dw_plt_sec *s = &d->plt[i];
+		uint64_t k;
+
+		if (!s->size || vaddr < s->start || vaddr - s->start >= s->size)
+			continue;
+		k = (vaddr - s->start) / s->entsize;
+		if (k < s->first || k - s->first >= d->nr_plt_names ||
+		    !d->plt_names[k - s->first])
+			return;
+		res->name = d->plt_names[k - s->first];
+		res->start = s->start + k * s->entsize;
+		res->size = s->entsize;
+		res->off = vaddr - res->start;
+		return;
+	}
+}
+
 /*
  * No symbol covers module address @addr: the range of the CFI FDE that
  * does (.eh_frame, else .debug_frame), the compiler's own idea of where
@@ -539,7 +652,9 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 		res->start = vaddr - off;
 		res->size = sym.st_size;
 	} else {
-		resolve_fde(d, addr, res);
+		resolve_plt(d, vaddr, res);
+		if (!res->name)
+			resolve_fde(d, addr, res);
 	}
 	if (flags & DW_DSO_SRC)
 		resolve_src(d, addr, res);

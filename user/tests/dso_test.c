@@ -239,8 +239,11 @@ int main(void)
 	d = dw_dso_get(path, NULL, 0);
 	n = d ? dw_dso_build_id(d, &id) : 0;
 	ok(n == 20, "the stripped file keeps its GNU build-id (%d bytes)", n);
-	ok(d && dw_dso_resolve(d, outer, 0, &r) == -ENOENT,
+	ok(d && dw_dso_resolve(d, outer + 1, 0, &r) == -ENOENT && !r.name,
 	   "without debug info a stripped PIE names nothing at outer");
+	ok(r.fde && r.start == outer && r.size == size && r.off == 1,
+	   "... but its .eh_frame FDE gives outer's range (0x%llx+0x%llx)",
+	   (unsigned long long)r.start, (unsigned long long)r.size);
 	for (i = 0; i < n && i < 20; i++)
 		sprintf(hex + 2 * i, "%02x", id[i]);
 	dw_dso_cache_free();
@@ -250,6 +253,28 @@ int main(void)
 		snprintf(bid_path, sizeof(bid_path), "%s/dbg", dir);
 		ok(dw_dso_set_debug_dirs(bid_path) == 0, "set a debug directory");
 		check_file(path, "stripped + .build-id/xx/yyyy.debug", outer, size);
+		dw_dso_cache_free();
+	}
+
+	/* PLT stubs: "puts@plt", from .rela.plt, as objdump names them. */
+	if (sh("printf '#include <stdio.h>\\nint main(void) { return puts(\"x\"); }\\n' "
+	       ">plt.c && gcc -O1 -o plt plt.c && objdump -d plt | grep '<puts@plt>:' >plt.txt")) {
+		tap_skip("PLT stubs", "gcc or objdump failed (Debian: gcc, binutils)");
+	} else {
+		unsigned long long plt = 0;
+		int e;
+
+		snprintf(path, sizeof(path), "%s/plt.txt", dir);
+		f = fopen(path, "r");
+		if (!f || fscanf(f, "%llx", &plt) != 1)
+			plt = 0;
+		if (f)
+			fclose(f);
+		snprintf(path, sizeof(path), "%s/plt", dir);
+		d = dw_dso_get(path, NULL, 0);
+		e = d && plt ? dw_dso_resolve(d, plt + 4, 0, &r) : -1;
+		ok(!e && !strcmp(r.name, "puts@plt") && r.start == plt && r.off == 4,
+		   "a PLT stub is named func@plt (%s)", !e ? r.name : "-");
 		dw_dso_cache_free();
 	}
 

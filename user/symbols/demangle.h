@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbol names as people read them: C++ and Rust (legacy mangling) names
+ * demangled with libstdc++'s __cxa_demangle, symbol versions dropped
+ * ("memcpy@@GLIBC_2.14" -> "memcpy"; our "func@plt" keeps its suffix).
+ */
+#ifndef DW_DEMANGLE_H
+#define DW_DEMANGLE_H
+
+#include <stddef.h>
+
+char *dw_demangle(const char *name, int demangle);
+
+#endif
