@@ -212,15 +212,26 @@ int dw_report_summary(FILE *f, const struct dw_prof *p)
 	return ferror(f) ? -EIO : 0;
 }
 
+/*
+ * "NAME [DSO]", the DSO by its base name as in "[unknown] (libc.so.6+0x...)"
+ * and "libc.so.6+0xSTART": one label style for every frame; names that
+ * already say their file stand alone.
+ */
 static void func_label(char *out, size_t size, const struct dw_prof_func *fn)
 {
+	const char *base = fn->dso ? strrchr(fn->dso, '/') : NULL;
+	size_t n;
+
+	base = base && base[1] && fn->dso[0] == '/' ? base + 1 : fn->dso;
+	n = base ? strlen(base) : 0;
 	if (!fn->dso || !strcmp(fn->dso, DW_PROF_MARKER_DSO) ||
-	    !strncmp(fn->name, "[unknown] (", 11))
+	    !strncmp(fn->name, "[unknown] (", 11) ||
+	    (!strncmp(fn->name, base, n) && !strncmp(fn->name + n, "+0x", 3)))
 		snprintf(out, size, "%s", fn->name);
 	else if (fn->dso[0] == '[')
 		snprintf(out, size, "%s %s", fn->name, fn->dso);
 	else
-		snprintf(out, size, "%s [%s]", fn->name, fn->dso);
+		snprintf(out, size, "%s [%s]", fn->name, base);
 }
 
 static void print_tree(FILE *f, const struct dw_prof *p, const struct dw_tree *t,
