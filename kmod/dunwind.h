@@ -16,6 +16,7 @@
 #include <linux/irq_work.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -70,12 +71,29 @@ void dunwind_ring_lost(struct dunwind_ring *r, u64 *lost);
 /* kmod/pending.c: threads with a user walk queued but not yet run. */
 struct dunwind_session;
 
+/*
+ * Who answers a slot's cookie (exactly one USER_STACK per cookie): the
+ * walk, if it takes the slot while QUEUED; else STOP/close, which answers
+ * it with DUNWIND_STOP_SESSION and leaves the late walk nothing to emit.
+ * Moves by cmpxchg only: QUEUED -> WALKING -> DONE, QUEUED -> ANSWERED,
+ * QUEUED -> DONE (the walk could not be queued).
+ */
+enum {
+	DUNWIND_SLOT_FREE,
+	DUNWIND_SLOT_QUEUED,		/* the cookie is owed */
+	DUNWIND_SLOT_WALKING,		/* the walk answers it */
+	DUNWIND_SLOT_ANSWERED,		/* answered by STOP/close */
+	DUNWIND_SLOT_DONE,		/* the walk answered it */
+};
+
 struct dunwind_pending_slot {
 	struct task_struct *task;	/* owner; NULL when free (cmpxchg) */
+	atomic_t state;			/* DUNWIND_SLOT_* */
 	u64 cookie;
 	u64 exec_id;			/* task's self_exec_id at the sample */
 	struct dunwind_session *session;
 	struct callback_head work;
+	struct callback_head kick;	/* close: wakes @task to run @work */
 	struct irq_work bounce;		/* 6.1: queues @work after an NMI */
 };
 
@@ -91,6 +109,11 @@ struct dunwind_pending_slot *dunwind_pending_find(struct dunwind_pending *p,
 struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
 						   struct task_struct *task);
 void dunwind_pending_release(struct dunwind_pending_slot *slot);
+
+static inline bool dunwind_pending_move(struct dunwind_pending_slot *slot, int from, int to)
+{
+	return atomic_cmpxchg(&slot->state, from, to) == from;
+}
 
 /*
  * kmod/mmap.c: a mapping as it was when looked up, the key of the caches
@@ -214,7 +237,6 @@ struct dunwind_session {
 	struct mutex lock;
 	bool configured;
 	bool started;
-	bool closed;			/* set once at release, read locklessly by walks */
 	struct dunwind_config cfg;	/* normalised: defaults filled in */
 	struct pid *target;
 	struct perf_event **events;	/* ours, one per attached thread */
@@ -224,6 +246,14 @@ struct dunwind_session {
 	unsigned int cap;		/* of @events and of @tasks */
 	struct dunwind_ring ring;
 	struct dunwind_pending pending;
+	/*
+	 * Guards @ring, @sframe and @mmap_seen against being freed under a
+	 * walk: walks hold it for reading while they walk and write, STOP
+	 * and close take it for writing to wait for them.
+	 */
+	struct rw_semaphore walk_sem;
+	atomic_t nr_queued;		/* walks queued, not yet run (task_work) */
+	wait_queue_head_t drain_wq;	/* woken as @nr_queued drops */
 	struct dunwind_sframe_cache sframe;
 	/* Tables this session registered; Guarded by dunwind_reg_lock (registry.c). */
 	struct {
@@ -285,5 +315,7 @@ void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *
 /* kmod/walk.c: the deferred user walk. */
 void dunwind_walk_work(struct callback_head *work);
 int dunwind_walk_emit_exited(struct dunwind_session *s, u64 cookie, u8 stop);
+void dunwind_walk_end_session(struct dunwind_session *s);
+void dunwind_walk_drain(struct dunwind_session *s);
 
 #endif /* DUNWIND_KMOD_H */

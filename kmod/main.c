@@ -7,6 +7,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/rcupdate.h>
 #include "dunwind.h"
 
 static int dunwind_open(struct inode *inode, struct file *file)
@@ -112,6 +113,13 @@ out_sample_exit:
 static void __exit dunwind_exit(void)
 {
 	misc_deregister(&dunwind_misc);
+	/*
+	 * A walk's (or a close's wake-up) task_work drops its module
+	 * reference last, but its epilogue still runs module code after
+	 * that.  Once every task has passed a voluntary context switch or
+	 * user mode, none is still inside it.
+	 */
+	synchronize_rcu_tasks();
 	dunwind_registry_exit();
 	dunwind_sample_exit();
 }

@@ -134,6 +134,9 @@ static void dunwind_ring_drop(struct dunwind_ring *r, u32 type)
  * @tail:	the variable part (IP array), may be NULL if @tail_len is 0
  * @tail_len:	bytes at @tail, a multiple of 8
  *
+ * Not preemptible from reservation to commit: a writer preempted there
+ * would hold every later record back from the reader.
+ *
  * Context: any, including NMI (where a contended lock drops the record).
  * Return: 0, or -ENOSPC if the record was dropped (and counted as lost).
  */
@@ -148,6 +151,7 @@ int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
 
 	if (WARN_ON_ONCE(len != src->size || len % 8 || len > r->size / 2))
 		return -EINVAL;
+	guard(preempt)();
 	if (in_nmi()) {
 		if (!raw_spin_trylock_irqsave(&r->lock, flags)) {
 			dunwind_ring_drop(r, src->type);

@@ -104,7 +104,7 @@ static unsigned int dunwind_kernel_stack(struct pt_regs *regs, u64 *ips, unsigne
 /*
  * Queue @slot's walk on its thread with @mode; if the thread is past
  * exit_task_work() and will never run it, free the slot and answer its
- * cookie now (stop reason exited).
+ * cookie now (stop reason exited), unless STOP answered it first.
  * Context: hardirq, or NMI of the slot's own thread (TWA_NMI_CURRENT).
  * Return: true when the walk is queued.
  */
@@ -115,10 +115,15 @@ static bool dunwind_queue_walk(struct dunwind_pending_slot *slot, int mode)
 
 	if (!task_work_add(slot->task, &slot->work, mode))
 		return true;
+	if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_DONE)) {
+		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
+		dunwind_count(s, DW_CNT_WALKS, 1);
+	}
 	dunwind_pending_release(slot);
+	/* No one waits for this yet: close waits only after the handlers stopped. */
+	atomic_dec(&s->nr_queued);
 	refcount_dec(&s->ref.refcount);	/* never the last: see dunwind_user_cookie() */
 	module_put(THIS_MODULE);
-	dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
 	return false;
 }
 
@@ -154,8 +159,14 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 		return 0;
 	}
 	slot = dunwind_pending_find(&s->pending, task);
-	if (slot)
+	if (slot) {
+		/* STOP answered it already: this stay has no user part for us. */
+		if (atomic_read(&slot->state) == DUNWIND_SLOT_ANSWERED) {
+			*flags |= DUNWIND_SAMPLE_NO_USER;
+			return 0;
+		}
 		return slot->cookie;
+	}
 
 	if (task->flags & PF_EXITING) {
 		/* No return to user will come: say so now, under a cookie. */
@@ -183,6 +194,10 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 	 */
 	kref_get(&s->ref);
 	__module_get(THIS_MODULE);
+	atomic_inc(&s->nr_queued);
+	dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
+	/* The cookie is owed.  Pairs with the cmpxchg of STOP/close and walk. */
+	atomic_set_release(&slot->state, DUNWIND_SLOT_QUEUED);
 	if (in_nmi() && DUNWIND_NMI_BOUNCE) {
 		/* 6.1: no task_work from NMI; add it from an irq_work. */
 		init_irq_work(&slot->bounce, dunwind_nmi_bounce);
@@ -190,9 +205,7 @@ static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
 	} else if (!dunwind_queue_walk(slot, in_nmi() ? DUNWIND_TWA_NMI : DUNWIND_TWA_IRQ)) {
 		/* The slot is free again: only the local copy of the cookie holds. */
 		*flags |= DUNWIND_SAMPLE_EXITING;
-		return cookie;
 	}
-	dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
 	return cookie;
 }
 

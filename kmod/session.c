@@ -29,6 +29,8 @@ struct dunwind_session *dunwind_session_new(void)
 		return NULL;
 	kref_init(&s->ref);
 	mutex_init(&s->lock);
+	init_rwsem(&s->walk_sem);
+	init_waitqueue_head(&s->drain_wq);
 	return s;
 }
 
@@ -401,7 +403,9 @@ out_unlock:
  * dunwind_session_stop() - DUNWIND_IOC_STOP: stop sampling
  * @s:	session
  *
- * Walks already queued still complete and write their USER_STACK.
+ * Every cookie is answered before this returns: walks that are running
+ * finish writing their USER_STACK, walks still queued (their thread has
+ * not returned to user space) are answered with stop reason SESSION.
  * Context: ioctl or release (may sleep).
  * Return: 0, or -EINVAL if not started.
  */
@@ -412,6 +416,7 @@ int dunwind_session_stop(struct dunwind_session *s)
 	mutex_lock(&s->lock);
 	if (s->started) {
 		dunwind_session_detach(s);
+		dunwind_walk_end_session(s);
 		s->started = false;
 		dunwind_ring_set_stopped(&s->ring, true);
 		ret = 0;
@@ -442,20 +447,32 @@ int dunwind_session_test_nmi(struct dunwind_session *s)
 }
 
 /**
- * dunwind_session_close() - the file is released: stop, drop the file's reference
- * @s:	session; pending walks keep it (and the module) until they have run
+ * dunwind_session_close() - the file is released: stop, free, drop the file's reference
+ * @s:	session
+ *
+ * Frees the ring and the caches once no walk writes to them, and lets
+ * the threads that sleep with a walk queued run it (dunwind_walk_drain()),
+ * so that the session and the module are normally released here.  The
+ * pending table goes with the last reference.
  *
  * Context: release (may sleep).
  */
 void dunwind_session_close(struct dunwind_session *s)
 {
 	dunwind_session_stop(s);
-	WRITE_ONCE(s->closed, true);
 	mutex_lock(&s->lock);
 	kfree(s->events);
 	kfree(s->tasks);
 	s->events = NULL;
 	s->tasks = NULL;
+	if (s->configured) {
+		dunwind_walk_drain(s);
+		/* Late walks only touch their slot: the rest can go. */
+		dunwind_mmap_free(&s->mmap_seen);
+		dunwind_sframe_cache_free(&s->sframe);
+		dunwind_ring_free(&s->ring);
+		s->configured = false;
+	}
 	mutex_unlock(&s->lock);
 	dunwind_registry_session_close(s);
 	dunwind_session_put(s);

@@ -11,6 +11,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/sched/signal.h>
@@ -55,7 +56,7 @@ static int dunwind_walk_record(struct dunwind_session *s, u64 cookie,
  * will not return to user space
  * @s:		session
  * @cookie:	the sample's cookie
- * @stop:	DUNWIND_STOP_EXITED or DUNWIND_STOP_NO_MM
+ * @stop:	DUNWIND_STOP_EXITED, DUNWIND_STOP_NO_MM or DUNWIND_STOP_SESSION
  *
  * Context: any, including NMI.
  * Return: 0, or -ENOSPC if the record was dropped (counted as lost).
@@ -419,6 +420,10 @@ static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id
  * dunwind_walk_work() - task_work callback: walk and emit one USER_STACK
  * @work:	the callback_head in the thread's pending slot
  *
+ * The walk answers the slot's cookie only if it takes the slot while it is
+ * still owed (DUNWIND_SLOT_QUEUED); a walk that runs after STOP or close
+ * answered it emits nothing and touches nothing but its slot.
+ *
  * Context: task_work of the sampled thread, on return to user space or in
  * do_exit() (PF_EXITING, no mm): may sleep and fault.
  */
@@ -426,16 +431,132 @@ void dunwind_walk_work(struct callback_head *work)
 {
 	struct dunwind_pending_slot *slot = container_of(work, struct dunwind_pending_slot, work);
 	struct dunwind_session *s = slot->session;
-	u64 cookie = slot->cookie;
 
-	if (!READ_ONCE(s->closed))
-		dunwind_walk_user(s, cookie, slot->exec_id);
+	down_read(&s->walk_sem);
+	if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_WALKING)) {
+		dunwind_walk_user(s, slot->cookie, slot->exec_id);
+		atomic_set(&slot->state, DUNWIND_SLOT_DONE);
+	}
+	up_read(&s->walk_sem);
 	/* Samples until here shared the cookie; the next stay gets a new one. */
 	dunwind_pending_release(slot);
+	atomic_dec(&s->nr_queued);
+	wake_up(&s->drain_wq);
 	dunwind_session_put(s);
 	/*
-	 * Drop the module reference taken when the walk was queued, last:
-	 * only this function's epilogue runs after it.
+	 * The module reference taken when the walk was queued goes last.
+	 * Only this function's epilogue runs after it, which dunwind_exit()
+	 * waits for with synchronize_rcu_tasks().
 	 */
 	module_put(THIS_MODULE);
+}
+
+/**
+ * dunwind_walk_end_session() - answer every cookie still owed, and wait
+ * for the walks that are writing theirs
+ * @s:	session, its overflow handlers stopped (no new slot is queued)
+ *
+ * A thread that sleeps in the kernel does not run its walk until it wakes:
+ * its cookie is answered here, with no frames and stop reason SESSION,
+ * and its late walk emits nothing.  When this returns, no walk writes to
+ * the ring any more.
+ *
+ * Context: ioctl or release (may sleep), session lock held.
+ */
+void dunwind_walk_end_session(struct dunwind_session *s)
+{
+	struct dunwind_pending *p = &s->pending;
+	u32 i;
+
+	lockdep_assert_held(&s->lock);
+	for (i = 0; i <= p->mask; i++) {
+		struct dunwind_pending_slot *slot = &p->slots[i];
+
+		/* 6.1: an NMI's bounce still to add its walk (a no-op if none). */
+		if (DUNWIND_NMI_BOUNCE)
+			irq_work_sync(&slot->bounce);
+		/* Full barrier on success: @cookie was set before QUEUED. */
+		if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_ANSWERED)) {
+			dunwind_walk_emit_exited(s, slot->cookie, DUNWIND_STOP_SESSION);
+			dunwind_count(s, DW_CNT_WALKS, 1);
+		}
+		if (!(i & 1023))
+			cond_resched();
+	}
+	/* Walks that took their slot before us hold walk_sem until written. */
+	down_write(&s->walk_sem);
+	up_write(&s->walk_sem);
+}
+
+/*
+ * dunwind_walk_kick() - close's task_work on a thread with a walk queued
+ *
+ * Nothing to do: being added with TWA_SIGNAL woke the thread from an
+ * interruptible sleep, so that its walk (queued earlier) runs now and
+ * gives back the session and the module.
+ *
+ * Context: task_work of the thread.
+ */
+static void dunwind_walk_kick(struct callback_head *kick)
+{
+	struct dunwind_pending_slot *slot = container_of(kick, struct dunwind_pending_slot, kick);
+
+	dunwind_session_put(slot->session);
+	/* Last, as in dunwind_walk_work(). */
+	module_put(THIS_MODULE);
+}
+
+/* How long close waits for woken threads to run their late walks. */
+#define DUNWIND_DRAIN_JIFFIES	(2 * HZ)
+
+/**
+ * dunwind_walk_drain() - let the late walks run, so that nothing stays pinned
+ * @s:	session, after dunwind_walk_end_session(), being closed
+ *
+ * Wakes every thread that still has a walk queued (TWA_SIGNAL, as io_uring
+ * does: an interruptible sleep is interrupted and its system call restarts)
+ * and waits, at most DUNWIND_DRAIN_JIFFIES, for those walks to run and
+ * release the session and the module.  A thread that is stopped or sleeps
+ * uninterruptibly keeps both until it runs.
+ *
+ * Context: release (may sleep), session lock held.
+ */
+void dunwind_walk_drain(struct dunwind_session *s)
+{
+	struct dunwind_pending *p = &s->pending;
+	int self = 0;
+	u32 i;
+
+	lockdep_assert_held(&s->lock);
+	for (i = 0; i <= p->mask; i++) {
+		struct dunwind_pending_slot *slot = &p->slots[i];
+		struct task_struct *task;
+
+		/*
+		 * A slot's thread cannot be freed while we read it under RCU:
+		 * its walk clears @task before the thread exits, and a reader
+		 * that began after the thread's reaping queued its final put
+		 * sees that store.
+		 */
+		rcu_read_lock();
+		task = READ_ONCE(slot->task);
+		if (task == current)
+			self++;		/* our own walk runs when we return */
+		else if (task)
+			get_task_struct(task);
+		rcu_read_unlock();
+		if (!task || task == current)
+			continue;
+		init_task_work(&slot->kick, dunwind_walk_kick);
+		kref_get(&s->ref);
+		__module_get(THIS_MODULE);
+		if (task_work_add(task, &slot->kick, TWA_SIGNAL)) {
+			/* Past its last task_work: its walk has run. */
+			refcount_dec(&s->ref.refcount);	/* the file's reference remains */
+			module_put(THIS_MODULE);
+		}
+		put_task_struct(task);
+	}
+	wait_event_timeout(s->drain_wq, atomic_read(&s->nr_queued) <= self,
+			   DUNWIND_DRAIN_JIFFIES);
 }

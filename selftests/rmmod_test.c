@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rmmod_test: the module cannot be removed while a session is open, can be
- * once it is closed, and loads again (from $DUNWIND_KO) for later tests.
+ * once it is closed (even while a sampled thread sleeps in the kernel with
+ * its walk queued), and loads again (from $DUNWIND_KO) for later tests.
  * Runs last in the suite: it unloads the module.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -116,6 +120,147 @@ TEST_F_TIMEOUT(rmmod, busy_while_open_then_unloads_and_reloads, 60)
 	ASSERT_GE(fd, 0) TH_LOG("no usable %s after re-loading: %s", DUNWIND_DEVICE,
 				strerror(-fd));
 	close(fd);
+}
+
+/* Threads of @pid not asleep (state other than S), or -errno. */
+static int threads_awake(pid_t pid)
+{
+	char path[320], buf[512];
+	struct dirent *d;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		const char *st;
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;	/* gone meanwhile */
+		st = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (!st || st[1] != ' ' || st[2] != 'S')
+			n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* USER_STACK records with stop reason @stop. */
+static size_t stacks_with_stop(const struct dw_records *r, __u8 stop)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (r->v[i]->type == DUNWIND_REC_USER_STACK &&
+		    ((const struct dunwind_rec_user_stack *)r->v[i])->stop == stop)
+			n++;
+	return n;
+}
+
+#define BLOCKED_THREADS	32
+
+/*
+ * 32 threads sampled in poll() just before it blocks for ever: their walks
+ * stay queued.  STOP answers each of their cookies (stop reason SESSION),
+ * every sample's cookie gets exactly one USER_STACK, and after close the
+ * module unloads at once while the threads still sleep.
+ */
+TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
+{
+	const char *argv[] = { "32", NULL };
+	struct dunwind_stats before, after;
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_session s;
+	__u64 owed, lost_samples;
+	size_t i, bad = 0;
+	int ret, awake = -1;
+
+	ret = dw_workload_start(&w, "poll_block", argv, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start poll_block: %s", strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, 0);
+	cfg.sample_freq = 0;
+	cfg.sample_period = 100000;	/* ns of CPU time: 10 kHz */
+	cfg.ring_pages = 4096;
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (!ret)
+		ret = dw_session_start(&s);
+	if (!ret)
+		ret = dw_workload_send(&w, "go");
+	while (!ret) {
+		ret = dw_records_collect(&s, &r, 100);
+		if (!ret)
+			ret = dw_workload_expect(&w, "blocking", 100);
+		if (ret == -ETIMEDOUT)
+			ret = 0;
+		else if (!ret)
+			break;
+	}
+	/* Until every thread sleeps in its last poll(). */
+	for (i = 0; !ret && i < 100; i++) {
+		awake = threads_awake(w.pid);
+		if (awake <= 0)
+			break;
+		ret = dw_records_collect(&s, &r, 50);
+	}
+	if (ret || awake) {
+		dw_session_close(&s);
+		dw_workload_stop(&w);
+	}
+	ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
+	ASSERT_EQ(0, awake) TH_LOG("%d threads of poll_block still awake", awake);
+
+	ASSERT_EQ(0, dw_session_stats(&s, &before));
+	owed = before.samples_deferred - before.walks;
+	EXPECT_NE(0, owed) TH_LOG("no thread was sampled with its walk still queued");
+	ASSERT_EQ(0, dw_session_stop(&s));
+	ASSERT_LE(0, dw_records_drain(&s, &r));
+	ASSERT_EQ(0, dw_session_stats(&s, &after));
+
+	/* Every cookie answered exactly once, the sleepers' with SESSION. */
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)r.v[i];
+
+		if (sm->hdr.type == DUNWIND_REC_SAMPLE && sm->cookie &&
+		    dw_records_stacks_for(&r, sm->cookie, NULL) != 1)
+			bad++;
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%zu samples without exactly one USER_STACK", bad);
+	EXPECT_EQ(after.samples_deferred, after.walks);
+	EXPECT_GE(stacks_with_stop(&r, DUNWIND_STOP_SESSION), owed);
+	lost_samples = after.lost[DUNWIND_REC_SAMPLE];
+	EXPECT_EQ(r.lost, after.lost[0]);
+	EXPECT_EQ(after.samples, r.nr_samples + lost_samples);
+	TH_LOG("%zu samples, %llu deferred, %llu owed at STOP, %zu answered SESSION",
+	       r.nr_samples, (unsigned long long)after.samples_deferred,
+	       (unsigned long long)owed, stacks_with_stop(&r, DUNWIND_STOP_SESSION));
+	dw_records_free(&r);
+
+	/* Close lets the sleepers' late walks run: nothing pins the module. */
+	dw_session_close(&s);
+	ret = delete_module("dunwind", O_NONBLOCK);
+	EXPECT_EQ(0, ret) TH_LOG("delete_module right after close: %s", strerror(-ret));
+	EXPECT_EQ(0, kill(w.pid, 0)) TH_LOG("poll_block died");
+	for (i = 0; i < 100 && (awake = threads_awake(w.pid)) > 0; i++)
+		usleep(20000);
+	EXPECT_EQ(0, awake) TH_LOG("poll_block's threads do not sleep again");
+	dw_workload_stop(&w);
+	if (!ret) {
+		ret = load_module(self->ko);
+		ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", self->ko, strerror(-ret));
+		ret = wait_device(2000);
+		ASSERT_LE(0, ret) TH_LOG("no usable %s after re-loading", DUNWIND_DEVICE);
+		close(ret);
+	}
 }
 
 TEST_HARNESS_MAIN
