@@ -183,10 +183,14 @@ struct dunwind_sframe_cache {
 	struct dunwind_urule *rows;	/* DUNWIND_SFRAME_ROWS per map */
 };
 
-/* The mappings one walk has looked up, to skip the mmap lock per frame. */
+/*
+ * The mappings one walk has looked up, to skip the mmap lock per frame,
+ * and how many reads of tables in the process's memory it has made.
+ */
 struct dunwind_sframe_memo {
 	struct dunwind_sframe_map maps[4];
 	unsigned int nr, next;
+	unsigned int reads;		/* bounded by DUNWIND_SFRAME_WALK_READS */
 };
 
 int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);

@@ -7,6 +7,7 @@
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "dunwind.h"
@@ -46,14 +47,20 @@ unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_str
  *
  * The read callback of both the ELF reader and the SFrame decoder
  * (struct dunwind_elf_src, struct dunwind_sframe_src) over current's memory.
+ * Every read is a preemption point, and a dying thread reads no more: a
+ * table the process points us at cannot hold the CPU or delay its exit.
  * Context: faultable (task_work).
- * Return: 0, or -EFAULT (== -DUNWIND_SFRAME_EFAULT) on overflow or a fault.
+ * Return: 0; -EFAULT (== -DUNWIND_SFRAME_EFAULT) on overflow or a fault;
+ * -EINTR if a fatal signal is pending.
  */
 int dunwind_uread(void *ctx, u64 off, void *dst, u32 len)
 {
 	unsigned long addr = (unsigned long)ctx + off;
 
 	BUILD_BUG_ON(EFAULT != DUNWIND_SFRAME_EFAULT);
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	cond_resched();
 	if (addr < off || addr >= TASK_SIZE_MAX ||
 	    copy_from_user(dst, (const void __user *)addr, len))
 		return -EFAULT;

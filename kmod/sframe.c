@@ -18,6 +18,10 @@
  * Context: task_work of the walked thread (may sleep and fault).  The table
  * lives in user memory that its owner may change at any time: every read is
  * bounded and fault-tolerant, and validation only decides whether to use it.
+ * Only small tables are validated whole when first met; a larger one (which
+ * the process may point us at to make every walk slow) is checked piece by
+ * piece as lookups read it, which the decoder does anyway, so one lookup
+ * costs O(log FDEs + FREs of one function) reads whatever the table's size.
  */
 #include <linux/fs.h>
 #include <linux/hash.h>
@@ -28,6 +32,35 @@
 #include "dunwind.h"
 #include "sframe.h"
 
+/*
+ * Tables up to this size are validated whole when first met (about 10,000
+ * reads at most); larger ones lazily.
+ */
+#define DUNWIND_SFRAME_EAGER_MAX	(16 * 1024)
+/*
+ * Reads of tables in the process's memory one walk may make: a lookup
+ * costs about 2 log2(FDEs) + 2 FREs-before-the-PC reads, so a deep walk
+ * of real code needs a few thousand; a table shaped to make each lookup
+ * scan thousands of FREs stops being used for the rest of the walk (frame
+ * pointers take over).
+ */
+#define DUNWIND_SFRAME_WALK_READS	8192
+
+/* A lookup's reader: dunwind_uread() of a table, within the walk's budget. */
+struct dunwind_sframe_budget {
+	void *base;			/* the table's own src.ctx */
+	struct dunwind_sframe_memo *memo;
+};
+
+static int dunwind_sframe_budget_read(void *ctx, u64 off, void *dst, u32 len)
+{
+	struct dunwind_sframe_budget *b = ctx;
+
+	if (b->memo->reads >= DUNWIND_SFRAME_WALK_READS)
+		return -E2BIG;
+	b->memo->reads++;
+	return dunwind_uread(b->base, off, dst, len);
+}
 
 /**
  * dunwind_sframe_cache_init() - allocate a session's SFrame caches
@@ -125,8 +158,10 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 	/* Unsorted tables would be scanned linearly at every frame. */
 	if (!ret && !(m->table.flags & DUNWIND_SFRAME_F_FDE_SORTED))
 		ret = -DUNWIND_SFRAME_EINVAL;
-	if (!ret)
+	if (!ret && info.sframe_size <= DUNWIND_SFRAME_EAGER_MAX)
 		ret = dunwind_sframe_validate(&m->table);
+	if (ret == -EINTR)
+		return;		/* dying: no verdict, nothing cached worth keeping */
 	if (ret) {
 		m->state = DUNWIND_SMAP_BAD;
 		pr_warn_ratelimited("dunwind: pid %d: unusable .sframe at %#lx (error %d): walking that code with frame pointers\n",
@@ -267,7 +302,14 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 		row.pc_lo += m->bias;
 		row.pc_hi += m->bias;
 	} else {
-		ret = dunwind_sframe_find(&m->table, pc, &row);
+		struct dunwind_sframe_budget b = { .base = m->table.src.ctx, .memo = memo };
+		struct dunwind_sframe_table t = m->table;
+
+		t.src.ctx = &b;
+		t.src.read = dunwind_sframe_budget_read;
+		ret = dunwind_sframe_find(&t, pc, &row);
+		if (ret == -EINTR)
+			return ret;
 	}
 	/* The file has a table and it does not cover @pc. */
 	if (ret == -ENOENT)

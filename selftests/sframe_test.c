@@ -339,4 +339,90 @@ TEST_F_TIMEOUT(corrupt, corrupt_sframe_falls_back_to_fp, 90)
 	EXPECT_EQ(0, res.with_sframe) TH_LOG("the corrupt .sframe was used");
 }
 
+/* The chain of sframe_huge.c. */
+static const struct dw_frame_pat huge_want[] = {
+	DW_FN("spin"), DW_FN("middle"), DW_FN("main"),
+};
+
+/*
+ * The longest a walk kept a thread from user space: for samples taken in
+ * user mode the walk runs at the interrupt's return, so the time from the
+ * SAMPLE to its USER_STACK is the walk's.  In ns, 0 if none.
+ */
+static __u64 worst_user_walk(const struct dw_records *r)
+{
+	const struct dunwind_rec_user_stack *u;
+	__u64 worst = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)r->v[i];
+
+		if (sm->hdr.type != DUNWIND_REC_SAMPLE || !(sm->flags & DUNWIND_SAMPLE_USER_MODE) ||
+		    dw_records_stacks_for(r, sm->cookie, &u) != 1 || u->time < sm->time)
+			continue;
+		if (u->time - sm->time > worst)
+			worst = u->time - sm->time;
+	}
+	return worst;
+}
+
+/*
+ * A program points its own in-memory ELF header at a 63 MiB SFrame table
+ * (well-formed, one FDE per byte of its image).  Walks use it without
+ * reading it whole: stacks still come out right, through the table, and
+ * every cookie is answered once.  The worst walk time is logged (the
+ * figure in Documentation/testing.rst), not judged.
+ */
+TEST_F_TIMEOUT(sframe, huge_table_in_own_memory, 120)
+{
+	struct dw_records_opts o = { .ms = 3000, .max_ms = 20000, .min_samples = 400 };
+	struct dw_chain_opts co = { .want = huge_want, .nr_want = 3, .in_func = "spin",
+				    .window = 1 };
+	struct dw_chain_result res = { 0 };
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dunwind_stats st;
+	struct dw_workload w;
+	struct dw_maps *maps;
+	size_t i, bad = 0;
+	int ret;
+
+	ret = dw_workload_start(&w, "sframe_huge", NULL, 60000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start sframe_huge: %s", strerror(-ret));
+	maps = dw_maps_load(w.pid);
+	if (!maps)
+		dw_workload_stop(&w);
+	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of sframe_huge");
+	dw_records_config(&cfg, w.pid, 0, FREQ);
+	ret = dw_records_profile_opts(&r, &cfg, &o, &st);
+	dw_workload_stop(&w);
+	if (!ret) {
+		co.pid = w.pid;
+		ret = dw_chain_check(&r, maps, &co, &res);
+	}
+	dw_maps_free(maps);
+	if (ret)
+		dw_records_free(&r);
+	ASSERT_EQ(0, ret) TH_LOG("session failed: %s", strerror(-ret));
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)r.v[i];
+
+		if (sm->hdr.type == DUNWIND_REC_SAMPLE && sm->cookie &&
+		    dw_records_stacks_for(&r, sm->cookie, NULL) != 1)
+			bad++;
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%zu samples without exactly one USER_STACK", bad);
+	EXPECT_EQ(st.samples_deferred, st.walks);
+	EXPECT_GE(res.judged, 100) TH_LOG("too few samples in spin()");
+	EXPECT_GE(res.matched_sframe * 100, res.judged * 95)
+		TH_LOG("only %zu of %zu stacks are spin,middle,main through the table",
+		       res.matched_sframe, res.judged);
+	TH_LOG("%zu samples, %llu walks, mean walk %llu us, worst user-mode walk %llu us",
+	       r.nr_samples, (unsigned long long)st.walks,
+	       (unsigned long long)(st.walks ? st.walk_ns / st.walks / 1000 : 0),
+	       (unsigned long long)(worst_user_walk(&r) / 1000));
+	dw_records_free(&r);
+}
+
 TEST_HARNESS_MAIN
