@@ -56,6 +56,8 @@ struct dunwind_ring {
 	bool stopped;			/* readers drain below wakeup_bytes */
 	wait_queue_head_t wq;
 	struct irq_work wakeup;		/* wake @wq from NMI-safe context */
+	struct user_struct *user;	/* charged @charged pages of locked_vm */
+	unsigned long charged;
 };
 
 int dunwind_ring_init(struct dunwind_ring *r, u32 pages, u32 wakeup_bytes);

@@ -14,9 +14,56 @@
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/preempt.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/vmalloc.h>
 #include <linux/timekeeping.h>
 #include "dunwind.h"
+
+/* Ring pages of every session, all users: at most a quarter of RAM. */
+static atomic_long_t dunwind_ring_pages_total;
+
+/*
+ * Charge @pages to the caller, as perf charges its ring buffers and
+ * io_uring its pinned pages: against the user's RLIMIT_MEMLOCK in
+ * user->locked_vm (not with CAP_IPC_LOCK), and against the global cap.
+ * Return: 0, or -ENOMEM with nothing charged.
+ */
+static int dunwind_ring_charge(struct dunwind_ring *r, unsigned long pages)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	struct user_struct *user = get_current_user();
+	long cur;
+
+	if (atomic_long_add_return(pages, &dunwind_ring_pages_total) > totalram_pages() / 4)
+		goto out_total;
+	if (!capable(CAP_IPC_LOCK)) {
+		cur = atomic_long_read(&user->locked_vm);
+		do {
+			if (cur + pages > limit)
+				goto out_total;
+		} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, cur + pages));
+		r->charged = pages;
+	}
+	r->user = user;
+	return 0;
+
+out_total:
+	atomic_long_sub(pages, &dunwind_ring_pages_total);
+	free_uid(user);
+	return -ENOMEM;
+}
+
+static void dunwind_ring_uncharge(struct dunwind_ring *r, unsigned long pages)
+{
+	atomic_long_sub(r->charged, &r->user->locked_vm);
+	atomic_long_sub(pages, &dunwind_ring_pages_total);
+	free_uid(r->user);
+	r->user = NULL;
+	r->charged = 0;
+}
 
 static void dunwind_ring_wakeup(struct irq_work *work)
 {
@@ -31,16 +78,26 @@ static void dunwind_ring_wakeup(struct irq_work *work)
  * @pages:		data pages, a power of two (checked by the caller)
  * @wakeup_bytes:	unread bytes at which poll() reports readable; 0: size/4
  *
- * Context: ioctl (may sleep).
- * Return: 0, or -ENOMEM.
+ * The pages (and the control page) are charged to the caller's user
+ * (RLIMIT_MEMLOCK, as perf's ring buffers) and to a global cap.
+ *
+ * Context: ioctl (may sleep), the configuring process.
+ * Return: 0, or -ENOMEM (no memory, or over the user's or the global limit).
  */
 int dunwind_ring_init(struct dunwind_ring *r, u32 pages, u32 wakeup_bytes)
 {
+	int ret;
+
 	r->size = (u64)pages << PAGE_SHIFT;
 	r->mask = r->size - 1;
+	ret = dunwind_ring_charge(r, pages + 1);
+	if (ret)
+		return ret;
 	r->base = vmalloc_user(PAGE_SIZE + r->size);
-	if (!r->base)
+	if (!r->base) {
+		dunwind_ring_uncharge(r, pages + 1);
 		return -ENOMEM;
+	}
 	r->ctrl = r->base;
 	r->data = (u8 *)r->base + PAGE_SIZE;
 	r->ctrl->size = sizeof(*r->ctrl);
@@ -67,6 +124,7 @@ void dunwind_ring_free(struct dunwind_ring *r)
 	irq_work_sync(&r->wakeup);
 	vfree(r->base);
 	r->base = NULL;
+	dunwind_ring_uncharge(r, (r->size >> PAGE_SHIFT) + 1);
 }
 
 /* Copy @len bytes to data position @pos, wrapping at the end of the area. */

@@ -230,11 +230,11 @@ static int dunwind_session_grow(struct dunwind_session *s)
 	if (s->nr_tasks < s->cap)
 		return 0;
 	cap = max(16u, s->cap * 2);
-	p = krealloc_array(s->events, cap, sizeof(*s->events), GFP_KERNEL);
+	p = krealloc_array(s->events, cap, sizeof(*s->events), GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return -ENOMEM;
 	s->events = p;
-	p = krealloc_array(s->tasks, cap, sizeof(*s->tasks), GFP_KERNEL);
+	p = krealloc_array(s->tasks, cap, sizeof(*s->tasks), GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return -ENOMEM;
 	s->tasks = p;

@@ -7,8 +7,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +51,75 @@ FIXTURE_TEARDOWN(dev)
 static int xioctl(int fd, unsigned long cmd, void *arg)
 {
 	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+/* Drop @cap from the effective set (it stays permitted). 0 or -errno. */
+static int drop_effective_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[cap / 32].effective &= ~(1U << (cap % 32));
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/* A session with a ring of @pages on a new fd: the fd, or -errno of CONFIG. */
+static int config_ring(__u32 pages)
+{
+	struct dunwind_config cfg;
+	int fd = open(DUNWIND_DEVICE, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	dw_records_config(&cfg, getpid(), 0, 100);
+	cfg.ring_pages = pages;
+	ret = xioctl(fd, DUNWIND_IOC_CONFIG, &cfg);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/*
+ * Without CAP_IPC_LOCK, rings are charged to the user's RLIMIT_MEMLOCK
+ * (as perf's): a second ring over the limit is ENOMEM, and closing the
+ * first gives its pages back.  In a child: capabilities and limits stay.
+ */
+TEST_F(dev, ring_charged_to_memlock_limit)
+{
+	const __u32 pages = 1024;
+	int status, fd1, fd2;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rlimit rl;
+
+		rl.rlim_cur = rl.rlim_max = (rlim_t)self->page * (pages + 1) * 3 / 2;
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) || drop_effective_cap(CAP_IPC_LOCK))
+			_exit(10);
+		fd1 = config_ring(pages);
+		if (fd1 < 0)
+			_exit(11);
+		fd2 = config_ring(pages);
+		if (fd2 != -ENOMEM)
+			_exit(12);
+		close(fd1);
+		fd2 = config_ring(pages);
+		if (fd2 < 0)
+			_exit(13);
+		close(fd2);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10: no setup, 11: first ring refused, 12: second ring not ENOMEM, "
+		       "13: ring refused after the first was closed");
 }
 
 TEST_F(dev, unknown_ioctl_is_enotty)

@@ -244,6 +244,10 @@ static void report(const struct record_opts *o, const char *what, int err)
 		fprintf(stderr, "dunwind: %s: no such process %d\n", what,
 			o->pid ? o->pid : o->tid);
 		break;
+	case ENOMEM:
+		fprintf(stderr, "dunwind: %s: no memory for the ring: its pages count as locked "
+			"memory; use a smaller ring (-m) or raise 'ulimit -l'\n", what);
+		break;
 	default:
 		report_file(what, err);
 	}
