@@ -44,6 +44,7 @@ struct record_opts {
 	const char *device;
 	unsigned int pages, max_stack;
 	int fp_only;
+	int force;			/* -f: overwrite an existing output */
 	int no_gen;			/* --no-gen-sframe */
 	int no_ksyms;			/* --no-kallsyms */
 	int no_usyms;			/* --no-symbol-snapshot */
@@ -99,6 +100,8 @@ static const struct dw_option record_options[] = {
 		"(hardware events)"),
 	OPT_STRING('o', "output", struct record_opts, output, "FILE",
 		   "capture file (default dunwind.data)"),
+	OPT_BOOL('f', "force", struct record_opts, force,
+		 "overwrite FILE if it exists (else an existing FILE is an error)"),
 	OPT_CALLBACK('m', "mmap-pages", "N", opt_pages,
 		     "ring data pages, a power of two (default "
 		     XSTR(DUNWIND_DEFAULT_RING_PAGES) ")"),
@@ -465,6 +468,11 @@ static int drain(struct dw_session *s, struct record_state *st, const struct rec
 {
 	int n = dw_session_drain(s, on_record, st);
 
+	/* Whole drains reach the file: a capture cut later keeps them. */
+	if (n > 0 && !st->write_err)
+		st->write_err = dw_capture_flush(&st->w);
+	if (n >= 0 && st->write_err)
+		n = st->write_err;
 	if (n >= 0)
 		return n;
 	if (st->write_err)
@@ -506,6 +514,7 @@ static int write_ksyms(const struct record_opts *o, struct record_state *st)
 			"no kernel symbols (record as root)\n");
 	} else if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
 		report_file(o->output, err);
+		st->write_err = err;
 		return 1;
 	} else if (err) {
 		fprintf(stderr, "dunwind: kernel symbols: %s: the capture has none\n",
@@ -524,6 +533,7 @@ static int write_usyms(const struct record_opts *o, struct record_state *st)
 
 	if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
 		report_file(o->output, err);
+		st->write_err = err;
 		return 1;
 	}
 	if (err)
@@ -596,9 +606,16 @@ static void summary(const struct record_opts *o, const struct record_state *st,
 			"a name) (%lld ms)\n", st->usyms.bytes >> 10, st->usyms.funcs,
 			st->usyms.lines, st->usyms.files, st->usyms.addrs, st->usyms.unnamed,
 			st->usyms.ms);
-	fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
-		(unsigned long long)st->w.hdr.record_count,
-		(unsigned long long)st->w.hdr.record_bytes, o->output);
+	if (st->write_err)
+		fprintf(stderr, "dunwind: %s is incomplete (%s): it holds at most the %llu "
+			"records (%llu bytes) written before the error; 'dunwind report' reads "
+			"them\n", o->output, strerror(-st->write_err),
+			(unsigned long long)st->w.hdr.record_count,
+			(unsigned long long)st->w.hdr.record_bytes);
+	else
+		fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
+			(unsigned long long)st->w.hdr.record_count,
+			(unsigned long long)st->w.hdr.record_bytes, o->output);
 }
 
 /* Fork @cmd stopped on a pipe; *@go releases it.  Child pid or -errno. */
@@ -680,7 +697,13 @@ static int do_record(const struct record_opts *o)
 		report(o, "opening the session", err);
 		goto out;
 	}
-	err = dw_capture_create(&st.w, o->output, &cfg);
+	/* Before the command runs: an output that cannot be written fails now. */
+	err = dw_capture_create_new(&st.w, o->output, &cfg, o->force);
+	if (err == -EEXIST) {
+		fprintf(stderr, "dunwind: %s exists: give -f to overwrite it, or -o another "
+			"file\n", o->output);
+		goto out;
+	}
 	if (err) {
 		report_file(o->output, err);
 		goto out;
@@ -743,7 +766,7 @@ out_stop:
 	err = dw_session_stop(&s);
 	if (err)
 		report(o, "stopping the session", err);
-	/* Walks pending at STOP still complete: collect them. */
+	/* STOP answered every cookie: collect what is still in the ring. */
 	t0 = now_ms();
 	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && now_ms() - t0 < DW_FINAL_MAX_MS;) {
 		int n = drain(&s, &st, o);
@@ -764,6 +787,8 @@ out_stop:
 		ret = write_usyms(o, &st);
 out_capture:
 	err = dw_capture_close(&st.w);
+	if (err && !st.write_err)
+		st.write_err = err;
 	if (err && !ret) {
 		report_file(o->output, err);
 		ret = 1;

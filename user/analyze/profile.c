@@ -853,6 +853,8 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 			 "no such file: record one with 'dunwind record' or give -i FILE" : r.err);
 		return e;
 	}
+	if (r.cut)
+		fprintf(stderr, "dunwind: %s: %s\n", path, r.err);
 	p = calloc(1, sizeof(*p));
 	pp = calloc(1, sizeof(*pp));
 	if (!p || !pp) {

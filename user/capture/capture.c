@@ -67,19 +67,23 @@ int dw_capture_same_boot(const struct dw_capture_header *h)
 }
 
 /**
- * dw_capture_create() - create @path and write a provisional header
+ * dw_capture_create_new() - create @path and write a provisional header
  * @w:		writer to initialise
- * @path:	file to create (truncated if it exists)
+ * @path:	file to create
  * @cfg:	the session's configuration, recorded in the header; may be NULL
+ * @overwrite:	truncate @path if it exists; else an existing file is -EEXIST
  *
- * Context: user space, blocking I/O.  The header's counts are written by
- * dw_capture_close(); until then the file is marked empty.
- * Return: 0, or -errno from fopen()/fwrite().
+ * Context: user space, blocking I/O.  The header is written (and flushed)
+ * now, so that an output that cannot be written fails here, before any
+ * recording.  Its counts are written by dw_capture_close(); until then the
+ * file is marked unfinished, and readers take the whole records it holds.
+ * Return: 0, or -errno from open()/write() (-EEXIST, -EROFS, -EIO, ...).
  */
-int dw_capture_create(struct dw_capture_writer *w, const char *path,
-		      const struct dunwind_config *cfg)
+int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
+			  const struct dunwind_config *cfg, int overwrite)
 {
 	long ps = sysconf(_SC_PAGESIZE);
+	int fd, err;
 
 	memset(w, 0, sizeof(*w));
 	memcpy(w->hdr.magic, DW_CAPTURE_MAGIC, sizeof(w->hdr.magic));
@@ -103,17 +107,38 @@ int dw_capture_create(struct dw_capture_writer *w, const char *path,
 		w->hdr.event = cfg->event;
 	}
 	w->path = path;
-	w->f = fopen(path, "w");
-	if (!w->f)
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
+	if (fd < 0)
 		return -errno;
-	if (fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1) {
-		int err = errno ? -errno : -EIO;
-
+	w->f = fdopen(fd, "w");
+	if (!w->f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	setvbuf(w->f, NULL, _IOFBF, DW_CAPTURE_CHUNK);
+	if (fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1 || fflush(w->f)) {
+		err = errno ? -errno : -EIO;
 		fclose(w->f);
 		w->f = NULL;
 		return err;
 	}
 	return 0;
+}
+
+/**
+ * dw_capture_create() - dw_capture_create_new() that truncates an existing @path
+ * @w:		writer to initialise
+ * @path:	file to create (truncated if it exists)
+ * @cfg:	the session's configuration; may be NULL
+ *
+ * Context: user space, blocking I/O.
+ * Return: as dw_capture_create_new().
+ */
+int dw_capture_create(struct dw_capture_writer *w, const char *path,
+		      const struct dunwind_config *cfg)
+{
+	return dw_capture_create_new(w, path, cfg, 1);
 }
 
 /**
@@ -136,6 +161,21 @@ int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_heade
 	w->hdr.record_bytes += rec->size;
 	w->hdr.record_count++;
 	return 0;
+}
+
+/**
+ * dw_capture_flush() - put every record written so far into the file
+ * @w:		writer from dw_capture_create()
+ *
+ * Context: user space, blocking I/O.  A capture cut short after this
+ * (the recorder killed, the machine down) still holds these records.
+ * Return: 0, -EBADF if the writer is not open, or -errno (-ENOSPC, -EIO).
+ */
+int dw_capture_flush(struct dw_capture_writer *w)
+{
+	if (!w->f)
+		return -EBADF;
+	return fflush(w->f) ? (errno ? -errno : -EIO) : 0;
 }
 
 /**
@@ -221,19 +261,38 @@ static int check_header(struct dw_capture_reader *r, const unsigned char *buf, s
 		return fail(r, "truncated: the header is cut short (%zu of %u bytes)",
 			    len, h->header_size);
 	if (h->record_bytes != len - h->header_size) {
-		if (h->record_bytes == 0)
-			return fail(r, "incomplete: the header counts no records but %zu bytes "
-				    "follow (was dunwind record killed?)",
-				    len - h->header_size);
-		if (h->record_bytes > len - h->header_size)
-			return fail(r, "truncated: the header counts %llu record bytes, "
-				    "the file holds %zu",
-				    (unsigned long long)h->record_bytes, len - h->header_size);
+		/*
+		 * Never finished (the recorder was killed, the disk filled) or
+		 * cut afterwards: the whole records it holds are read.
+		 */
+		if ((h->record_bytes == 0 && h->record_count == 0) ||
+		    h->record_bytes > len - h->header_size) {
+			r->cut = 1;
+			return 0;
+		}
 		return fail(r, "%zu bytes of trailing garbage after the %llu record bytes",
 			    len - h->header_size - (size_t)h->record_bytes,
 			    (unsigned long long)h->record_bytes);
 	}
 	return 0;
+}
+
+/* A cut capture ends at @pos: say what is missing, keep what is whole. */
+static void cut_at(struct dw_capture_reader *r, __u64 pos, __u64 count)
+{
+	int finished = r->hdr.record_bytes || r->hdr.record_count;
+
+	r->missing = finished ? r->hdr.record_bytes - pos : r->len - pos;
+	r->len = pos;
+	if (finished)
+		snprintf(r->err, sizeof(r->err), "cut short: %llu of %llu records read, "
+			 "%llu bytes missing at the end",
+			 (unsigned long long)count, (unsigned long long)r->hdr.record_count,
+			 (unsigned long long)r->missing);
+	else
+		snprintf(r->err, sizeof(r->err), "cut short (the recording was killed, or its "
+			 "disk filled): %llu whole records read, %llu bytes of a record missing "
+			 "at the end", (unsigned long long)count, (unsigned long long)r->missing);
 }
 
 static int check_records(struct dw_capture_reader *r)
@@ -245,6 +304,9 @@ static int check_records(struct dw_capture_reader *r)
 		__u64 off = pos + r->hdr.header_size;
 		__u64 left = r->len - pos;
 
+		/* A cut capture's last record may be partial. */
+		if (r->cut && (left < sizeof(*rec) || rec->size > left))
+			break;
 		if (left < sizeof(*rec))
 			return fail(r, "record at offset %llu: truncated (%llu bytes left)",
 				    (unsigned long long)off, (unsigned long long)left);
@@ -265,6 +327,10 @@ static int check_records(struct dw_capture_reader *r)
 		pos += rec->size;
 		count++;
 	}
+	if (r->cut) {
+		cut_at(r, pos, count);
+		return 0;
+	}
 	if (count != r->hdr.record_count)
 		return fail(r, "the header counts %llu records, the file holds %llu",
 			    (unsigned long long)r->hdr.record_count, (unsigned long long)count);
@@ -278,7 +344,10 @@ static int check_records(struct dw_capture_reader *r)
  * @len:	its length
  *
  * Context: user space.  Checks the header, that the records exactly fill
- * the rest of the file, and every record with dunwind_rec_check().
+ * the rest of the file, and every record with dunwind_rec_check().  A
+ * capture cut short (its header never finished, or counting more bytes than
+ * follow) is read up to its last whole record: @r->cut and @r->missing are
+ * set and @r->err says what is missing.
  * Return: 0; -EINVAL with @r->err set if the capture is malformed;
  * -ENOMEM.
  */
@@ -290,7 +359,7 @@ int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
 	err = check_header(r, buf, len);
 	if (err)
 		return err;
-	r->len = r->hdr.record_bytes;
+	r->len = r->cut ? len - r->hdr.header_size : r->hdr.record_bytes;
 	r->data = malloc(r->len ? r->len : 1);
 	if (!r->data) {
 		snprintf(r->err, sizeof(r->err), "out of memory (%llu bytes of records)",

@@ -78,20 +78,29 @@ struct dw_capture_writer {
 
 /*
  * A capture file read and validated as a whole: @data holds the records,
- * 8-byte aligned.  @err describes the first problem found.
+ * 8-byte aligned.  @err describes the first problem found, or, for a
+ * capture that was cut short (@cut) and still read, what is missing.
  */
 struct dw_capture_reader {
 	struct dw_capture_header hdr;
-	unsigned char *data;		/* record_bytes of records */
+	unsigned char *data;		/* the whole records */
 	__u64 len;
 	__u64 pos;			/* iterator */
 	unsigned long skipped;		/* records of unknown type */
+	int cut;			/* the file ends early: read up to its last whole record */
+	__u64 missing;			/* bytes known to be missing at the end (cut) */
 	char err[256];
 };
 
+/* Writes reach the file in chunks of this many bytes (and at each flush). */
+#define DW_CAPTURE_CHUNK	(64 * 1024)
+
 int dw_capture_create(struct dw_capture_writer *w, const char *path,
 		      const struct dunwind_config *cfg);
+int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
+			  const struct dunwind_config *cfg, int overwrite);
 int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
+int dw_capture_flush(struct dw_capture_writer *w);
 int dw_capture_close(struct dw_capture_writer *w);
 
 int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len);

@@ -248,22 +248,38 @@ TEST_F(capture, no_boot_id_is_unknown)
 	dw_capture_release(&r);
 }
 
-/* Every truncation, into an exactly sized buffer so ASan sees overruns. */
-TEST_F(capture, every_truncation_is_refused_with_a_reason)
+/*
+ * Every truncation, into an exactly sized buffer so ASan sees overruns:
+ * inside the header refused with a reason; in the records read up to the
+ * last whole record, saying how much is missing.
+ */
+TEST_F(capture, every_truncation_is_refused_or_read_to_its_last_whole_record)
 {
+	size_t i, wrong = 0, pos = 128;
 	int bad = 0, accepted = 0;
-	size_t i;
 
 	for (i = 0; i < self->len; i++) {
 		unsigned char *t = malloc(i ? i : 1);
+		struct dw_capture_reader tr;
+		int err;
 
+		ASSERT_NE(NULL, t);
 		memcpy(t, self->buf, i);
-		if (parse_all(t, i, &bad, NULL) == 0)
+		while (pos < self->len &&
+		       i >= pos + ((struct dunwind_rec_header *)(self->buf + pos))->size)
+			pos += ((struct dunwind_rec_header *)(self->buf + pos))->size;
+		err = parse_all(t, i, &bad, &tr);
+		if (!err)
 			accepted++;
+		if (i < 128 ? !err : err || !tr.cut || tr.len != pos - 128 ||
+		    tr.missing != self->len - pos || !strstr(tr.err, "cut short"))
+			wrong++;
+		dw_capture_release(&tr);
 		free(t);
 	}
-	EXPECT_EQ(0, accepted);
+	EXPECT_EQ(0, wrong);
 	EXPECT_EQ(0, bad);
+	EXPECT_EQ((int)(self->len - 128), accepted);
 }
 
 /* Every byte flipped three ways: refused cleanly or still well formed. */
@@ -318,8 +334,7 @@ DAMAGE(version_0, H->version = 0, "version")
 DAMAGE(the_other_byte_order, H->endian = 0x04030201, "byte order")
 DAMAGE(a_header_size_below_version_1s, H->header_size = 120, "header size")
 DAMAGE(a_huge_header_size, H->header_size = 1U << 31, "header size")
-DAMAGE(an_unfinished_recording, H->record_bytes = 0, "incomplete")
-DAMAGE(record_bytes_past_the_end_of_the_file, H->record_bytes += 8, "truncated")
+DAMAGE(no_record_bytes_but_a_record_count, H->record_bytes = 0, "trailing")
 DAMAGE(bytes_after_the_records, H->record_bytes -= 8, "trailing")
 DAMAGE(a_record_count_that_disagrees_with_the_records, H->record_count++, "counts")
 DAMAGE(record_size_0, REC0->size = 0, "bad size")
@@ -327,6 +342,74 @@ DAMAGE(a_record_size_past_the_end_of_the_file, REC0->size = 0xfff8, "past the en
 DAMAGE(a_busy_record_in_a_file, REC0->type = DUNWIND_REC_BUSY, "busy")
 DAMAGE(counts_disagreeing_with_the_record_size,
        ((struct dunwind_rec_sample *)REC0)->nr_kernel++, "disagree")
+
+/* A header never finished (the recorder killed): every record is read. */
+TEST_F(capture, an_unfinished_recording_is_read_whole)
+{
+	struct dw_capture_reader r;
+	int bad = 0;
+
+	H->record_bytes = 0;
+	H->record_count = 0;
+	ASSERT_EQ(0, parse_all(self->copy, self->len, &bad, &r));
+	EXPECT_TRUE(r.cut);
+	EXPECT_EQ(0, r.missing);
+	EXPECT_EQ(self->bytes, r.len);
+	EXPECT_NE(NULL, strstr(r.err, "killed"));
+	dw_capture_release(&r);
+}
+
+/* A finished capture cut afterwards says how much is missing. */
+TEST_F(capture, record_bytes_past_the_end_are_missing)
+{
+	struct dw_capture_reader r;
+	int bad = 0;
+
+	H->record_bytes += 8;
+	ASSERT_EQ(0, parse_all(self->copy, self->len, &bad, &r));
+	EXPECT_TRUE(r.cut);
+	EXPECT_EQ(8, r.missing);
+	EXPECT_EQ(self->bytes, r.len);
+	dw_capture_release(&r);
+}
+
+TEST_F(capture, an_existing_file_is_eexist_unless_overwritten)
+{
+	struct dw_capture_writer w;
+
+	EXPECT_EQ(-EEXIST, dw_capture_create_new(&w, path, NULL, 0));
+	ASSERT_EQ(0, dw_capture_create_new(&w, path, NULL, 1));
+	EXPECT_EQ(0, dw_capture_close(&w));
+}
+
+TEST(proc_version_is_refused_at_create)
+{
+	struct dw_capture_writer w;
+
+	EXPECT_EQ(-EEXIST, dw_capture_create_new(&w, "/proc/version", NULL, 0));
+	EXPECT_GT(0, dw_capture_create_new(&w, "/proc/version", NULL, 1));
+}
+
+/* A recorder killed after a flush: the flushed records are in the file. */
+TEST_F(capture, a_capture_never_closed_reads_its_flushed_records)
+{
+	struct dw_capture_writer w;
+	struct dw_capture_reader r;
+	union rec_buf b;
+	int i;
+
+	ASSERT_EQ(0, dw_capture_create(&w, path, &cfg));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, dw_capture_write(&w, mk_nth(&b, i)));
+	ASSERT_EQ(0, dw_capture_flush(&w));
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	EXPECT_TRUE(r.cut);
+	for (i = 0; i < 3; i++)
+		EXPECT_NE(NULL, dw_capture_next(&r));
+	EXPECT_EQ(NULL, dw_capture_next(&r));
+	dw_capture_release(&r);
+	dw_capture_close(&w);
+}
 
 TEST_F(capture, the_undamaged_copy_parses)
 {
