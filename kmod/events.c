@@ -17,11 +17,17 @@
 #include <trace/events/task.h>
 #include "dunwind.h"
 
+/*
+ * Is @p the session's target thread, or a thread of its target group?
+ * By struct pid, never by number: the session holds its target's struct
+ * pid, so once the target is gone and its number is reused, the new
+ * process (maybe another user's) has another struct pid and is not ours.
+ */
 static bool dunwind_events_ours(struct dunwind_session *s, struct task_struct *p)
 {
 	if (s->target_tid)
-		return task_pid_nr(p) == s->target_tid;
-	return task_tgid_nr(p) == s->target_tgid;
+		return task_pid(p) == s->target;
+	return task_tgid(p) == s->target;
 }
 
 static void dunwind_events_task(struct dunwind_session *s, u32 type, struct task_struct *p,

@@ -5,7 +5,12 @@
  * and the session outlives its target.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "symbols/kallsyms.h"
@@ -250,6 +255,123 @@ TEST_F_TIMEOUT(killed, killed_target_leaves_no_sample_without_its_stack, 60)
 	EXPECT_GE(checked, 50);
 	EXPECT_EQ(0, bad);
 	dw_records_free(&r);
+}
+
+/* Fork a child that waits for a byte on *@go, then runs @fn.  pid or -errno. */
+static pid_t fork_waiting(int *go, void (*fn)(void))
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		close(p[1]);
+		if (read(p[0], &c, 1) == 1 && fn)
+			fn();
+		_exit(0);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* The process that gets the exited target's number: renames itself, exits. */
+static void reused_body(void)
+{
+	prctl(PR_SET_NAME, "dw_reused");
+}
+
+/*
+ * Make the next fork() in this pid namespace get @pid (ns_last_pid).
+ * 0, or -errno (no permission, no such file).
+ */
+static int next_pid_is(pid_t pid)
+{
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	char buf[32];
+	int len, ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%d", (int)pid - 1);
+	if (write(fd, buf, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The target exits and its pid number goes to a new process (another
+ * user's, it could be): the session reports nothing about it (COMM, EXIT).
+ */
+TEST(reused_pid_is_not_the_target)
+{
+	struct dunwind_config cfg;
+	struct dw_records r = { 0 };
+	struct dw_session s;
+	int go, go2 = -1, status, ret, tries, exits = 0, renamed = 0;
+	pid_t target, reused = -1;
+	size_t i;
+
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	target = fork_waiting(&go, NULL);
+	ASSERT_LT(0, target);
+	dw_records_config(&cfg, target, 0, 1000);
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (!ret)
+		ret = dw_session_start(&s);
+	if (ret)
+		kill(target, SIGKILL);
+	ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
+	close(go);
+	ASSERT_EQ(target, waitpid(target, &status, 0));
+
+	/* The same number for a new process: retried, other forks may race. */
+	for (tries = 0; tries < 20 && reused != target; tries++) {
+		if (reused > 0) {
+			close(go2);
+			waitpid(reused, &status, 0);
+		}
+		ret = next_pid_is(target);
+		if (ret)
+			break;
+		reused = fork_waiting(&go2, reused_body);
+	}
+	if (ret || reused != target) {
+		dw_session_close(&s);
+		if (reused > 0) {
+			close(go2);
+			waitpid(reused, &status, 0);
+		}
+	}
+	if (ret)
+		SKIP(return, "cannot choose the next pid: %s", strerror(-ret));
+	ASSERT_EQ(target, reused) TH_LOG("pid %d was not reused", (int)target);
+	close(go2);
+	ASSERT_EQ(reused, waitpid(reused, &status, 0));
+
+	ASSERT_EQ(0, dw_session_stop(&s));
+	ASSERT_LE(0, dw_records_drain(&s, &r));
+	dw_session_close(&s);
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_comm *c = (const void *)r.v[i];
+		const struct dunwind_rec_task *t = (const void *)r.v[i];
+
+		if (c->hdr.type == DUNWIND_REC_COMM && !strcmp(c->comm, "dw_reused"))
+			renamed++;
+		if (t->hdr.type == DUNWIND_REC_EXIT && (pid_t)t->tid == target)
+			exits++;
+	}
+	dw_records_free(&r);
+	EXPECT_EQ(0, renamed) TH_LOG("the new process's rename reached the session");
+	EXPECT_EQ(1, exits) TH_LOG("%d EXIT records for pid %d: only the target's belongs",
+				   exits, (int)target);
 }
 
 TEST_HARNESS_MAIN
