@@ -312,7 +312,9 @@ u64 dunwind_registry_gen(void);
 void dunwind_registry_exit(void);
 
 /* kmod/sample.c: the overflow handler. */
+#define DUNWIND_SAMPLE_MAX_FREQ	100000	/* Hz, whatever the kernel allows */
 int dunwind_sample_init(void);
+u32 dunwind_sample_max_rate(void);
 void dunwind_sample_exit(void);
 int dunwind_sample_test_nmi(struct dunwind_session *s);
 void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,

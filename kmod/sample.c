@@ -5,6 +5,8 @@
  * kernel.  Runs in hardirq (cpu-clock) or NMI (hardware events) context:
  * nothing here sleeps, allocates or touches user memory.
  */
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -69,6 +71,33 @@ void dunwind_sample_exit(void)
 {
 	unregister_nmi_handler(NMI_LOCAL, "dunwind_test");
 	free_percpu(dunwind_scratch);
+}
+
+/**
+ * dunwind_sample_max_rate() - the kernel's perf_event_max_sample_rate now
+ *
+ * perf_event_open() refuses a frequency above this sysctl, which perf
+ * lowers by itself when overflow handlers take too long; kernel counters
+ * skip that check, so the session applies it.  The variable is not
+ * exported: read the sysctl's file.
+ *
+ * Context: process (may sleep).
+ * Return: the rate in Hz, or DUNWIND_SAMPLE_MAX_FREQ if it cannot be read.
+ */
+u32 dunwind_sample_max_rate(void)
+{
+	struct file *f = filp_open("/proc/sys/kernel/perf_event_max_sample_rate", O_RDONLY, 0);
+	char buf[16] = {};
+	loff_t pos = 0;
+	u32 rate;
+
+	if (IS_ERR(f))
+		return DUNWIND_SAMPLE_MAX_FREQ;
+	if (kernel_read(f, buf, sizeof(buf) - 1, &pos) <= 0 || kstrtou32(strim(buf), 10, &rate) ||
+	    !rate)
+		rate = DUNWIND_SAMPLE_MAX_FREQ;
+	filp_close(f, NULL);
+	return min_t(u32, rate, DUNWIND_SAMPLE_MAX_FREQ);
 }
 
 static u64 dunwind_new_cookie(void)

@@ -68,7 +68,8 @@ static int dunwind_config_check(struct dunwind_config *c)
 		return -EINVAL;
 	if (!c->sample_freq == !c->sample_period)
 		return -EINVAL;
-	if (c->sample_freq > 100000 || (c->sample_period && c->sample_period < 10000))
+	if (c->sample_freq > DUNWIND_SAMPLE_MAX_FREQ ||
+	    (c->sample_period && c->sample_period < 10000))
 		return -EINVAL;
 	if (c->event >= DUNWIND_EVENT_MAX || memchr_inv(c->__reserved, 0, sizeof(c->__reserved)))
 		return -EINVAL;
@@ -127,6 +128,9 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	ret = dunwind_config_check(&cfg);
 	if (ret)
 		return ret;
+	/* As perf_event_open(): no frequency above the kernel's current maximum. */
+	if (cfg.sample_freq > dunwind_sample_max_rate())
+		return -EINVAL;
 	if (!perfmon_capable())
 		return -EPERM;
 

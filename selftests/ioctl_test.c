@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
@@ -120,6 +121,43 @@ TEST_F(dev, ring_charged_to_memlock_limit)
 	EXPECT_EQ(0, WEXITSTATUS(status))
 		TH_LOG("10: no setup, 11: first ring refused, 12: second ring not ENOMEM, "
 		       "13: ring refused after the first was closed");
+}
+
+/* Write @val to the sysctl file @path; its old value in *@old. 0 or -errno. */
+static int sysctl_swap(const char *path, long val, long *old)
+{
+	char buf[32];
+	FILE *f = fopen(path, "r+");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%ld", old) != 1)
+		ret = -EIO;
+	else if (fseek(f, 0, SEEK_SET) || fprintf(f, "%ld\n", val) < 0 || fflush(f))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+#define MAX_RATE "/proc/sys/kernel/perf_event_max_sample_rate"
+
+/* A frequency above kernel.perf_event_max_sample_rate is refused, as by perf. */
+TEST_F(dev, config_freq_above_max_sample_rate_is_einval)
+{
+	long old, unused;
+	int ret;
+
+	ret = sysctl_swap(MAX_RATE, 2000, &old);
+	if (ret)
+		SKIP(return, "cannot set %s: %s", MAX_RATE, strerror(-ret));
+	self->cfg.sample_freq = 2001;
+	ret = xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg);
+	self->cfg.sample_freq = 2000;
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	sysctl_swap(MAX_RATE, old, &unused);
 }
 
 TEST_F(dev, unknown_ioctl_is_enotty)
