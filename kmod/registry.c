@@ -16,6 +16,8 @@
 #include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
+#include <linux/sched/signal.h>
+#include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -37,12 +39,33 @@ struct dunwind_reg {
 	struct dunwind_sframe_table table;	/* opened over @data */
 	unsigned int owners;		/* sessions + pin; Guarded by dunwind_reg_lock */
 	bool pinned;			/* Guarded by dunwind_reg_lock */
+	struct rcu_head rcu;
 };
+
+/* What one table costs, counted against sframe_cap_mb. */
+static u64 dunwind_reg_cost(u64 table_size)
+{
+	return table_size + sizeof(struct dunwind_reg);
+}
+
+/*
+ * Registrations copying and validating a table at once: each may hold up
+ * to DUNWIND_ELF_MAX_SFRAME bytes before the cap sees it as registered.
+ */
+#define DUNWIND_REG_CONCURRENT	2
+static struct semaphore dunwind_reg_sem =
+	__SEMAPHORE_INITIALIZER(dunwind_reg_sem, DUNWIND_REG_CONCURRENT);
 
 /* Guards dunwind_reg_hash's writers, every entry's owners and pin, and the byte count. */
 static DEFINE_MUTEX(dunwind_reg_lock);
 static DEFINE_HASHTABLE(dunwind_reg_hash, 8);
+/*
+ * Guarded by dunwind_reg_lock: the bytes of the tables held (their
+ * entries cost dunwind_reg_count more), and the costs of those being
+ * registered, all counted against sframe_cap_mb.
+ */
 static u64 dunwind_reg_bytes;
+static u64 dunwind_reg_reserved;
 static u64 dunwind_reg_count;
 static atomic64_t dunwind_reg_serial = ATOMIC64_INIT(0);
 /*
@@ -84,6 +107,15 @@ static int dunwind_reg_kread(void *ctx, __u64 off, void *dst, __u32 len)
 	return 0;
 }
 
+/* dunwind_reg_kread() while validating at registration: preemptible, killable. */
+static int dunwind_reg_kread_validate(void *ctx, __u64 off, void *dst, __u32 len)
+{
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	cond_resched();
+	return dunwind_reg_kread(ctx, off, dst, len);
+}
+
 static struct dunwind_reg *dunwind_reg_find_locked(dev_t dev, unsigned long ino)
 {
 	struct dunwind_reg *e;
@@ -101,7 +133,16 @@ static void dunwind_reg_free(struct dunwind_reg *e)
 	kfree(e);
 }
 
-/* Drop one owner; the last one unhashes and frees the entry after RCU. */
+static void dunwind_reg_free_rcu(struct rcu_head *rcu)
+{
+	dunwind_reg_free(container_of(rcu, struct dunwind_reg, rcu));
+}
+
+/*
+ * Drop one owner; the last one unhashes the entry and frees it after a
+ * grace period (walks use entries under rcu_read_lock() only), without
+ * waiting for it: dunwind_registry_exit() waits for all at once.
+ */
 static void dunwind_reg_put_locked(struct dunwind_reg *e)
 {
 	lockdep_assert_held(&dunwind_reg_lock);
@@ -110,9 +151,23 @@ static void dunwind_reg_put_locked(struct dunwind_reg *e)
 	hash_del_rcu(&e->node);
 	dunwind_reg_bytes -= e->size;
 	dunwind_reg_count--;
-	/* Walks use entries under rcu_read_lock() only. */
-	synchronize_rcu();
-	dunwind_reg_free(e);
+	call_rcu(&e->rcu, dunwind_reg_free_rcu);
+}
+
+/* Reserve the cost of a table of @size under the cap before allocating it. */
+static int dunwind_reg_reserve(u64 size)
+{
+	int ret = 0;
+
+	mutex_lock(&dunwind_reg_lock);
+	if (dunwind_reg_bytes + dunwind_reg_count * sizeof(struct dunwind_reg) +
+	    dunwind_reg_reserved + dunwind_reg_cost(size) >
+	    (u64)READ_ONCE(sframe_cap_mb) << 20)
+		ret = -ENOSPC;
+	else
+		dunwind_reg_reserved += dunwind_reg_cost(size);
+	mutex_unlock(&dunwind_reg_lock);
+	return ret;
 }
 
 /* Copy, open and validate the table; the new entry has no owner yet. */
@@ -134,15 +189,18 @@ static struct dunwind_reg *dunwind_reg_new(const struct dunwind_sframe_reg *r)
 		goto out_free;
 	src.ctx = e;
 	src.size = e->size;
+	src.read = dunwind_reg_kread_validate;
 	ret = dunwind_sframe_open(&e->table, &src, r->sec_vaddr);
 	if (!ret && !(e->table.flags & DUNWIND_SFRAME_F_FDE_SORTED))
 		ret = -DUNWIND_SFRAME_EINVAL;	/* would be scanned linearly */
 	if (!ret)
 		ret = dunwind_sframe_validate(&e->table);
 	if (ret) {
-		ret = -EINVAL;
+		ret = ret == -EINTR ? ret : -EINVAL;
 		goto out_free;
 	}
+	/* Walks read it under rcu_read_lock(): no sleeping there. */
+	e->table.src.read = dunwind_reg_kread;
 	memcpy(e->build_id, r->build_id, r->build_id_size);
 	e->build_id_size = r->build_id_size;
 	e->serial = atomic64_inc_return(&dunwind_reg_serial);
@@ -228,16 +286,25 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 	    memcmp(info.build_id, r.build_id, r.build_id_size))
 		goto out_fput;
 
+	/* The cap is checked before anything is allocated or copied. */
+	ret = dunwind_reg_reserve(r.table_size);
+	if (ret)
+		goto out_fput;
+	ret = down_killable(&dunwind_reg_sem);
+	if (ret)
+		goto out_unreserve;
 	/* Validate outside the lock: it reads the whole table. */
 	e = dunwind_reg_new(&r);
+	up(&dunwind_reg_sem);
 	if (IS_ERR(e)) {
 		ret = PTR_ERR(e);
-		goto out_fput;
+		goto out_unreserve;
 	}
 	e->dev = inode->i_sb->s_dev;
 	e->ino = inode->i_ino;
 
 	mutex_lock(&dunwind_reg_lock);
+	dunwind_reg_reserved -= dunwind_reg_cost(r.table_size);
 	ret = dunwind_reg_session_add(s, e->dev, e->ino);
 	if (ret)
 		goto out_unlock_free;
@@ -252,9 +319,7 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 		dunwind_reg_free(e);
 		e = old;
 	} else {
-		ret = -ENOSPC;
-		if (dunwind_reg_bytes + e->size > (u64)READ_ONCE(sframe_cap_mb) << 20)
-			goto out_forget;
+		/* Reserved above: the cap holds. */
 		hash_add_rcu(dunwind_reg_hash, &e->node, dunwind_reg_hash_key(e->dev, e->ino));
 		dunwind_reg_bytes += e->size;
 		dunwind_reg_count++;
@@ -275,6 +340,11 @@ out_forget:
 out_unlock_free:
 	mutex_unlock(&dunwind_reg_lock);
 	dunwind_reg_free(e);
+	goto out_fput;
+out_unreserve:
+	mutex_lock(&dunwind_reg_lock);
+	dunwind_reg_reserved -= dunwind_reg_cost(r.table_size);
+	mutex_unlock(&dunwind_reg_lock);
 out_fput:
 	fput(file);
 	return ret;
@@ -311,6 +381,9 @@ void dunwind_registry_session_close(struct dunwind_session *s)
  * @build_id:	the mapped image's build-id, or NULL if it has none in memory
  * @build_id_size: its size
  *
+ * A table applies only to the file whose build-id it was registered with:
+ * an image without one (another file that reuses the inode, say) gets none.
+ *
  * Context: any but NMI.
  * Return: a non-zero serial for dunwind_registry_find(), or 0.
  */
@@ -324,8 +397,8 @@ u64 dunwind_registry_lookup(dev_t dev, unsigned long ino, const u8 *build_id,
 	hash_for_each_possible_rcu(dunwind_reg_hash, e, node, dunwind_reg_hash_key(dev, ino)) {
 		if (e->dev != dev || e->ino != ino)
 			continue;
-		if (!build_id || (e->build_id_size == build_id_size &&
-				  !memcmp(e->build_id, build_id, build_id_size)))
+		if (build_id && e->build_id_size == build_id_size &&
+		    !memcmp(e->build_id, build_id, build_id_size))
 			serial = e->serial;
 		break;
 	}
@@ -397,4 +470,6 @@ void dunwind_registry_exit(void)
 	dunwind_reg_bytes = 0;
 	dunwind_reg_count = 0;
 	mutex_unlock(&dunwind_reg_lock);
+	/* Entries freed by sessions' closes: their callbacks are module code. */
+	rcu_barrier();
 }
