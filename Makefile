@@ -6,7 +6,8 @@
 #                   (tools/kernel fetches that kernel first when needed)
 #   make check      install what is missing (apt), build, host unit tests,
 #                   fuzz briefly, boot the VM and run the selftests
-#   make demo       profile a sample program in the VM, print stitched stacks
+#   make demo       perf -g against dunwind on one program in the VM, one screen;
+#                   flame graph and perf.data in out/demo/
 #   make vmtest     only the VM selftests
 #   make bench      dunwind against perf (fp, dwarf, 7.2's fp,defer), one VM, exact mode
 #   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin,
@@ -72,9 +73,13 @@ vmtest: module user selftests
 check:
 	tools/check
 
+# Quietly: the demo's one screen is its own (the build log stays in out/).
 demo: deps
-	$(MAKE) module user selftests
-	tools/demo
+	@mkdir -p out
+	@echo "demo: building the module, dunwind and the workloads (log: out/demo-build.log)"
+	@$(MAKE) -s -j2 module user selftests > out/demo-build.log 2>&1 || \
+		{ tail -n 30 out/demo-build.log; exit 1; }
+	@tools/demo
 
 bench: user
 	tools/bench
