@@ -11,7 +11,11 @@
 #   make vmtest     only the VM selftests
 #   make bench      dunwind against perf (fp, dwarf, 7.2's fp,defer), one VM, exact mode
 #   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin,
-#                   its man pages and bash completion beside it (install-user: those only)
+#                   its man pages and bash completion beside it (install-user: those only),
+#                   the module's sources and dkms.conf into /usr/src/dunwind-VERSION
+#                   (install-dkms) and the udev rule for /dev/dunwind (install-udev)
+#   make dkms       install-dkms, then 'dkms install' for every kernel whose headers
+#                   are in /lib/modules/*/build
 #   make KDIR=...   build against another kernel tree (your own kernel's)
 
 # Default kernel: KERNEL= names a tested one (tools/kernel); else the
@@ -30,10 +34,13 @@ KVER ?= $(shell [ -n "$(KDIR)" ] && sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDI
 # shadow of kmod/ (links to its sources) beside links to uapi/ and lib/.
 KOUT := $(CURDIR)/out/kmod/$(KVER)
 PREFIX ?= /usr/local
+# DKMS's version of the sources (as dunwind --version's).
+DKMS_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo 0)
+DKMS_SRC = $(DESTDIR)/usr/src/dunwind-$(DKMS_VERSION)
 export KDIR KVER
 
 .PHONY: all module user selftests deps unit fuzz fuzz-short vmtest check demo \
-	install install-user clean bench
+	install install-user install-dkms install-udev dkms clean bench
 
 all: module user
 
@@ -84,8 +91,30 @@ demo: deps
 bench: user
 	tools/bench
 
-install: all install-user
+install: all install-user install-dkms install-udev
 	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod INSTALL_MOD_DIR=extra modules_install
+
+# What DKMS builds from (dkms.conf): kmod/ with uapi/ and lib/ beside it.
+install-dkms:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/uapi/linux $(DKMS_SRC)/lib
+	install -m 644 kmod/Kbuild kmod/*.[ch] $(DKMS_SRC)/kmod/
+	install -m 644 uapi/linux/dunwind.h $(DKMS_SRC)/uapi/linux/
+	install -m 644 lib/*.[ch] $(DKMS_SRC)/lib/
+	sed 's/@VERSION@/$(DKMS_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+
+dkms: install-dkms
+	@command -v dkms >/dev/null || { echo "dkms not found: apt-get install dkms" >&2; exit 1; }
+	@for k in $$(ls /lib/modules); do \
+		[ -d /lib/modules/$$k/build ] || continue; \
+		echo "dkms install dunwind/$(DKMS_VERSION) -k $$k"; \
+		dkms install dunwind/$(DKMS_VERSION) -k $$k || exit 1; \
+	done
+
+# /dev/dunwind for root and the group "dunwind" (created here when missing).
+install-udev:
+	install -D -m 644 tools/udev/60-dunwind.rules $(DESTDIR)/etc/udev/rules.d/60-dunwind.rules
+	@[ -n "$(DESTDIR)" ] || getent group dunwind >/dev/null || groupadd --system dunwind
 
 # The man pages and the completion are generated from the option tables by 'make user'.
 install-user: user

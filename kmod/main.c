@@ -129,3 +129,6 @@ module_exit(dunwind_exit);
 MODULE_DESCRIPTION("dunwind: deferred user-space stack unwinding for profilers");
 MODULE_AUTHOR("The dunwind developers");
 MODULE_LICENSE("GPL");
+/* What modinfo says of the ABI (uapi/linux/dunwind.h) and the kernels. */
+MODULE_INFO(abi, __stringify(DUNWIND_ABI_VERSION));
+MODULE_INFO(kernels, "6.1, 6.12 and 7.2 (tested); 6.1 or later (builds)");
