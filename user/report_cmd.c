@@ -180,6 +180,12 @@ static int do_report(const char *input, const struct dw_prof_opts *po,
 		break;
 	case FMT_PERF:
 		e = dw_perfdata_write(f, p, input);
+		if (e == -E2BIG)
+			fprintf(stderr, "dunwind report: a sample's stack is too deep for a perf "
+				"record (64 KiB)\n");
+		else if (e && e != -ENOMEM && e != -EIO)
+			fprintf(stderr, "dunwind report: reading %s again: %s\n", input,
+				strerror(-e));
 		if (!e && dw_perfdata_has_kernel(p))
 			e = write_kallsyms(p, output, po->quiet);
 		break;
