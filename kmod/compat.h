@@ -14,6 +14,8 @@
 #define DUNWIND_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
@@ -94,6 +96,51 @@ static inline void dunwind_vm_flags_mod(struct vm_area_struct *vma,
 #define DUNWIND_TP_EXIT_PROTO	struct task_struct *p, bool group_dead	/* 7.2 */
 #else
 #define DUNWIND_TP_EXIT_PROTO	struct task_struct *p			/* 6.1, 6.12 */
+#endif
+
+/*
+ * Files as user space sees them.  On overlayfs a mapping's vm_file is the
+ * real (upper or lower) file, not the overlay's:
+ * - from 6.8 it is a backing file that knows the overlay's path and inode
+ *   (file_user_path(), file_user_inode()), and /proc/PID/maps shows those;
+ * - on 6.1 overlayfs opened the real file under the overlay's path
+ *   (open_with_fake_path()): f_path is the overlay's, file_inode() the real
+ *   inode, and /proc/PID/maps shows that path with that inode.
+ * dunwind_vma_file_inode() is the inode a mapping is keyed and reported by
+ * (as /proc/PID/maps shows it); dunwind_reg_file_inode() the same inode for
+ * a file the recorder opened to register its table: the file itself from
+ * 6.8, the real inode below an overlay's dentry (d_real_inode()) on 6.1.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+static inline const struct inode *dunwind_vma_file_inode(const struct file *f)
+{
+	return file_user_inode(f);					/* 6.12, 7.2 */
+}
+
+static inline const struct path *dunwind_vma_file_path(const struct file *f)
+{
+	return file_user_path(f);					/* 6.12, 7.2 */
+}
+
+static inline const struct inode *dunwind_reg_file_inode(const struct file *f)
+{
+	return file_user_inode(f);					/* 6.12, 7.2 */
+}
+#else
+static inline const struct inode *dunwind_vma_file_inode(const struct file *f)
+{
+	return file_inode(f);						/* 6.1 */
+}
+
+static inline const struct path *dunwind_vma_file_path(const struct file *f)
+{
+	return &f->f_path;						/* 6.1 */
+}
+
+static inline const struct inode *dunwind_reg_file_inode(const struct file *f)
+{
+	return d_real_inode(f->f_path.dentry);				/* 6.1 */
+}
 #endif
 
 #endif /* DUNWIND_COMPAT_H */

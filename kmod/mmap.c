@@ -68,7 +68,8 @@ void dunwind_vma_key(struct vm_area_struct *vma, struct dunwind_vma_key *key)
 	key->dev = 0;
 	key->igen = 0;
 	if (vma->vm_file) {
-		const struct inode *inode = file_inode(vma->vm_file);
+		/* As /proc/PID/maps shows it (kmod/compat.h): what tables register. */
+		const struct inode *inode = dunwind_vma_file_inode(vma->vm_file);
 
 		key->ino = inode->i_ino;
 		key->dev = inode->i_sb->s_dev;
@@ -102,7 +103,8 @@ static void dunwind_mmap_mark(struct dunwind_mmap_seen *seen, const struct dunwi
 /* The path of @file into @buf (PATH_MAX bytes), moved to its start. */
 static u32 dunwind_mmap_path(struct file *file, char *buf, u16 *misc)
 {
-	char *p = d_path(&file->f_path, buf, PATH_MAX);
+	const struct path *path = dunwind_vma_file_path(file);
+	char *p = d_path(path, buf, PATH_MAX);
 	size_t len;
 
 	if (IS_ERR(p)) {
@@ -115,7 +117,7 @@ static u32 dunwind_mmap_path(struct file *file, char *buf, u16 *misc)
 		*misc |= DUNWIND_MMAP_PATH_TRUNC;
 	}
 	memmove(buf, p, len);
-	if (d_unlinked(file->f_path.dentry))
+	if (d_unlinked(path->dentry))
 		*misc |= DUNWIND_MMAP_DELETED;
 	return len;
 }
@@ -161,7 +163,7 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **
 		   (vma->vm_flags & VM_WRITE ? PROT_WRITE : 0) |
 		   (vma->vm_flags & VM_EXEC ? PROT_EXEC : 0);
 	if (vma->vm_file) {
-		struct inode *inode = file_inode(vma->vm_file);
+		const struct inode *inode = dunwind_vma_file_inode(vma->vm_file);
 
 		file = get_file(vma->vm_file);
 		rec.ino = inode->i_ino;

@@ -249,7 +249,7 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 	struct dunwind_sframe_reg r;
 	struct dunwind_elf_info info;
 	struct dunwind_reg *e, *old;
-	struct inode *inode;
+	const struct inode *inode;
 	struct file *file;
 	u32 usize;
 	int ret;
@@ -274,7 +274,8 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 	file = fget(r.fd);
 	if (!file)
 		return -EBADF;
-	inode = file_inode(file);
+	/* Keyed as mappings are (dunwind_vma_key()): by the inode user space sees. */
+	inode = dunwind_reg_file_inode(file);
 	ret = -ENOEXEC;
 	if (!S_ISREG(inode->i_mode))
 		goto out_fput;
