@@ -26,6 +26,8 @@
 #include "capture/ring.h"
 #include "capture/usnap.h"
 #include "sframe/needed.h"
+#include "symbols/dso.h"
+#include "symbols/procfile.h"
 #include "sframe/sframe_reg.h"
 #include "util/num.h"
 #include "util/options.h"
@@ -305,14 +307,24 @@ static void reg_path(struct record_state *st, const char *path)
 	reg_account(st, &f);
 }
 
-/* A new executable file mapping: give the module a table if it has no .sframe. */
+/*
+ * A new executable file mapping: give the module a table if it has no
+ * .sframe, made from the mapped file as the process sees it (its root, its
+ * mount namespace), else from the mapped inode itself (deleted or replaced
+ * since: never the new file's table for the old mapping).
+ */
 static void reg_mapping(struct record_state *st, const struct dunwind_rec_mmap *m)
 {
+	char file[4200];
+
 	if (st->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
-	    (m->hdr.misc & DUNWIND_MMAP_DELETED))
+	    !reg_first_time(st, m->dev_major, m->dev_minor, m->ino))
 		return;
-	if (reg_first_time(st, m->dev_major, m->dev_minor, m->ino))
-		reg_path(st, m->path);
+	if (dw_proc_file((int)m->pid, m->path, m->start, m->end,
+			 m->build_id_size ? m->build_id : NULL, m->build_id_size, file,
+			 sizeof(file)) == DW_PROC_FILE_NONE && (m->hdr.misc & DUNWIND_MMAP_DELETED))
+		return;
+	reg_path(st, file);
 }
 
 /* The file execvp() would run for @name, into @buf; 0 or -ENOENT. */
@@ -606,6 +618,15 @@ static void summary(const struct record_opts *o, const struct record_state *st,
 			"a name) (%lld ms)\n", st->usyms.bytes >> 10, st->usyms.funcs,
 			st->usyms.lines, st->usyms.files, st->usyms.addrs, st->usyms.unnamed,
 			st->usyms.ms);
+	if (st->usyms.via_map_files)
+		fprintf(stderr, "dunwind: user symbols: %lu mapped files read through "
+			"/proc/PID/map_files (their path was gone or named another file)\n",
+			st->usyms.via_map_files);
+	if (st->usyms.not_found)
+		fprintf(stderr, "dunwind: user symbols: %lu mapped files (%s...) could be read "
+			"neither at their path nor through /proc/PID/map_files (replaced, and not "
+			"root?): the snapshot does not name them\n", st->usyms.not_found,
+			st->usyms.first_not_found);
 	if (st->write_err)
 		fprintf(stderr, "dunwind: %s is incomplete (%s): it holds at most the %llu "
 			"records (%llu bytes) written before the error; 'dunwind report' reads "
@@ -668,6 +689,8 @@ static int do_record(const struct record_opts *o)
 	long long t0, shown = 0;
 
 	cfg.flags = o->fp_only ? DUNWIND_CFG_FP_ONLY : 0;
+	/* A file that is not the mapped one is said once, in the summary. */
+	dw_dso_set_quiet(1);
 	if (!o->no_usyms) {
 		st.usnap = dw_usnap_writer_new();
 		if (!st.usnap)

@@ -96,7 +96,7 @@ static int add_comm(struct dw_procs *p, const struct dunwind_rec_comm *c)
 	return 0;
 }
 
-static int add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m)
+static int add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m, const char *file)
 {
 	struct image *im = latest_image(p, m->pid);
 
@@ -105,8 +105,8 @@ static int add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m)
 	if (!im)
 		return -ENOMEM;
 	/* dunwind_rec_check() made sure the path is NUL-terminated in the record. */
-	return dw_maps_add(im->maps, m->start, m->end, m->pgoff, m->path,
-			   m->build_id_size ? m->build_id : NULL, m->build_id_size);
+	return dw_maps_add_file(im->maps, m->start, m->end, m->pgoff, m->path, file,
+				m->build_id_size ? m->build_id : NULL, m->build_id_size);
 }
 
 /**
@@ -120,13 +120,27 @@ static int add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m)
  */
 int dw_procs_add(struct dw_procs *p, const struct dunwind_rec_header *rec)
 {
+	return dw_procs_add_file(p, rec, NULL);
+}
+
+/**
+ * dw_procs_add_file() - dw_procs_add(), an MMAP record's file read from elsewhere
+ * @p:		model
+ * @rec:	a record that passed dunwind_rec_check()
+ * @file:	for an MMAP record, what to read for its path (procfile.h);
+ *		NULL: the path
+ *
+ * Context and return: as dw_procs_add().
+ */
+int dw_procs_add_file(struct dw_procs *p, const struct dunwind_rec_header *rec, const char *file)
+{
 	if (dunwind_rec_check(rec, rec->size))
 		return -EINVAL;
 	switch (rec->type) {
 	case DUNWIND_REC_COMM:
 		return add_comm(p, (const void *)rec);
 	case DUNWIND_REC_MMAP:
-		return add_mmap(p, (const void *)rec);
+		return add_mmap(p, (const void *)rec, file);
 	default:
 		return 0;
 	}

@@ -17,6 +17,8 @@ struct dw_procs;
 struct dw_procs *dw_procs_new(void);
 /* Take in one checked record (COMM and MMAP; others ignored). 0 or -errno. */
 int dw_procs_add(struct dw_procs *p, const struct dunwind_rec_header *rec);
+/* The same, an MMAP record's file read from @file (a live process's view). */
+int dw_procs_add_file(struct dw_procs *p, const struct dunwind_rec_header *rec, const char *file);
 /* Name of thread @tid at @time (its latest name at or before @time), or NULL. */
 const char *dw_procs_comm(struct dw_procs *p, __u32 tid, __u64 time);
 /* Did the capture describe any mapping of process @pid? */

@@ -31,6 +31,7 @@
 #include "analyze/procs.h"
 #include "capture/usnap.h"
 #include "symbols/perfmap.h"
+#include "symbols/procfile.h"
 #include "symbols/symtab.h"
 #include "util/array.h"
 #include "util/clock.h"
@@ -45,6 +46,9 @@ struct us_addr {
 
 struct dw_usnap_writer {
 	struct dw_procs *model;
+	unsigned long via_map_files;	/* files read through /proc/PID/map_files */
+	unsigned long not_found;	/* mapped files found nowhere */
+	char first_not_found[256];
 	struct us_addr *addrs;
 	size_t nr, cap;
 	int failed;			/* out of memory: no snapshot */
@@ -175,7 +179,27 @@ int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header 
 
 	if (c->failed)
 		return -ENOMEM;
-	if (rec->type == DUNWIND_REC_MMAP || rec->type == DUNWIND_REC_COMM) {
+	if (rec->type == DUNWIND_REC_MMAP) {
+		const struct dunwind_rec_mmap *m = (const void *)rec;
+		char file[4200];
+		enum dw_proc_file_how how = DW_PROC_FILE_NONE;
+
+		/* The process's own view of the file, while it still maps it. */
+		if (m->path[0] == '/' && m->path[1] != '/')
+			how = dw_proc_file((int)m->pid, m->path, m->start, m->end,
+					   m->build_id_size ? m->build_id : NULL,
+					   m->build_id_size, file, sizeof(file));
+		if (how == DW_PROC_FILE_MAPPED)
+			c->via_map_files++;
+		else if (how == DW_PROC_FILE_NONE && m->build_id_size && m->path[0] == '/' &&
+			 m->path[1] != '/' && !dw_dso_usable(dw_dso_get(m->path, m->build_id,
+									  m->build_id_size)) &&
+			 !c->not_found++)
+			snprintf(c->first_not_found, sizeof(c->first_not_found), "%s", m->path);
+		if (dw_procs_add_file(c->model, rec, how == DW_PROC_FILE_NONE ? NULL : file) ==
+		    -ENOMEM)
+			c->failed = 1;
+	} else if (rec->type == DUNWIND_REC_COMM) {
 		if (dw_procs_add(c->model, rec) == -ENOMEM)
 			c->failed = 1;
 	} else if (rec->type == DUNWIND_REC_USER_STACK) {
@@ -396,6 +420,9 @@ int dw_usnap_write(struct dw_usnap_writer *c, struct dw_capture_writer *w,
 	int err = 0;
 
 	memset(st, 0, sizeof(*st));
+	st->via_map_files = c->via_map_files;
+	st->not_found = c->not_found;
+	snprintf(st->first_not_found, sizeof(st->first_not_found), "%s", c->first_not_found);
 	if (c->failed)
 		return -ENOMEM;
 	addrs_compact(c);

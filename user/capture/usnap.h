@@ -34,11 +34,18 @@ struct dw_usnap_writer;
  * @funcs:	functions named (or FDE ranges), @lines: source frames.
  * @addrs:	distinct user addresses looked up, @unnamed: of which
  *		nothing was found for.
+ * @via_map_files: mapped files read through /proc/PID/map_files (their
+ *		path was gone or named another file).
+ * @not_found:	mapped files with a build-id that could be read nowhere
+ *		(the process was gone, or the file replaced and map_files not
+ *		readable); @first_not_found names one.
  * @bytes:	bytes the records take in the capture.
  * @ms:		time it took.
  */
 struct dw_usnap_stats {
 	unsigned long files, funcs, lines, addrs, unnamed;
+	unsigned long via_map_files, not_found;
+	char first_not_found[256];
 	unsigned long long bytes;
 	long long ms;
 };

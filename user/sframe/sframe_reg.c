@@ -457,21 +457,29 @@ int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe
 	return err;
 }
 
-/* Open the file behind a mapping, checking it is the mapped one. */
+/*
+ * Open the file behind a mapping, checking it is the mapped one: as the
+ * process sees it (/proc/PID/root: containers, other mount namespaces),
+ * else as we do, else the mapped inode itself (map_files: deleted or
+ * replaced since).
+ */
 static int reg_open_mapped(int pid, const struct dw_maps_line *l, const char *path)
 {
-	char alt[96];
+	char alt[4200];
 	struct stat st;
-	int fd;
+	int fd, i;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
+	for (i = 0; i < 2; i++) {
+		if (i == 0)
+			snprintf(alt, sizeof(alt), "/proc/%d/root%s", pid, path);
+		fd = open(i ? path : alt, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
 		if (!fstat(fd, &st) && st.st_ino == l->ino && major(st.st_dev) == l->dev_major &&
 		    minor(st.st_dev) == l->dev_minor)
 			return fd;
 		close(fd);
 	}
-	/* Deleted, replaced, or in another mount namespace. */
 	snprintf(alt, sizeof(alt), "/proc/%d/map_files/%llx-%llx", pid, l->start, l->end);
 	fd = open(alt, O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;

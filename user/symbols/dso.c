@@ -387,6 +387,18 @@ int dw_dso_stale(const struct dw_dso *d)
 }
 
 /**
+ * dw_dso_usable() - could the file be read, and is it the recorded one?
+ * @d:		file from dw_dso_get()
+ *
+ * Context: user space.
+ * Return: 1 if symbols can be looked up in it, else 0.
+ */
+int dw_dso_usable(const struct dw_dso *d)
+{
+	return d && d->dwfl && !d->stale;
+}
+
+/**
  * dw_dso_build_id() - the file's own GNU build-id
  * @d:		file from dw_dso_get()
  * @id:		set to the bytes (valid as long as @d)

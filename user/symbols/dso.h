@@ -48,6 +48,7 @@ struct dw_dso;
 struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 			  size_t build_id_size);
 int dw_dso_stale(const struct dw_dso *d);
+int dw_dso_usable(const struct dw_dso *d);
 int dw_dso_build_id(const struct dw_dso *d, const unsigned char **id);
 int dw_dso_file_to_vaddr(const struct dw_dso *d, uint64_t foff, uint64_t *vaddr);
 int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct dw_symres *res);

@@ -196,13 +196,29 @@ static int maps_reserve(struct dw_maps *m, size_t n)
 int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff, const char *path,
 		const unsigned char *build_id, size_t build_id_size)
 {
+	return dw_maps_add_file(m, start, end, pgoff, path, NULL, build_id, build_id_size);
+}
+
+/**
+ * dw_maps_add_file() - dw_maps_add(), reading the file from elsewhere
+ * @m, @start, @end, @pgoff, @path, @build_id, @build_id_size: as for
+ *		dw_maps_add(); @path names the mapping
+ * @file:	what to read for @path's symbols (a /proc/PID/root or
+ *		map_files path of a live process); NULL: @path
+ *
+ * Context and return: as dw_maps_add().
+ */
+int dw_maps_add_file(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
+		     const char *path, const char *file, const unsigned char *build_id,
+		     size_t build_id_size)
+{
 	struct dw_map nm = { .start = start, .end = end, .offset = pgoff };
 	size_t i, j, at;
 
 	if (start >= end || build_id_size > 20)
 		return -EINVAL;
 	if (path && path[0] == '/' && path[1] != '/') {	/* not "//anon" */
-		nm.dso = dw_dso_get(path, build_id, build_id_size);
+		nm.dso = dw_dso_get(file ? file : path, build_id, build_id_size);
 		if (!nm.dso)
 			return -ENOMEM;
 	}

@@ -43,5 +43,8 @@ struct dw_maps *dw_maps_new(void);
  */
 int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff, const char *path,
 		const unsigned char *build_id, size_t build_id_size);
+int dw_maps_add_file(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
+		     const char *path, const char *file, const unsigned char *build_id,
+		     size_t build_id_size);
 
 #endif
