@@ -149,7 +149,8 @@ int dunwind_elf_parse_file(struct file *file, struct dunwind_elf_info *info);
 
 /* kmod/sframe.c: SFrame tables found in the walked process's memory. */
 #define DUNWIND_SFRAME_MAPS	64	/* mappings cached per session */
-#define DUNWIND_SFRAME_ROWS	32	/* rules cached per mapping */
+#define DUNWIND_SFRAME_SET_BITS	9	/* 512 sets of 2 rules cached per session */
+#define DUNWIND_SFRAME_WAYS	2
 
 enum {
 	DUNWIND_SMAP_UNUSED,		/* cache slot never filled */
@@ -167,6 +168,7 @@ struct dunwind_sframe_map {
 	u64 reg_serial;			/* DUNWIND_SMAP_REG: registry entry */
 	u64 reg_gen;			/* DUNWIND_SMAP_NONE: registry as of then */
 	unsigned long bias;		/* DUNWIND_SMAP_REG: run-time - ELF vaddr */
+	u64 epoch;			/* which build this is: its cached rules carry it */
 };
 
 /* The unwind rule for the PCs in [pc_lo, pc_hi). */
@@ -179,10 +181,24 @@ struct dunwind_urule {
 	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
 };
 
+/* A cached rule of the mapping built as @epoch (0: empty). */
+struct dunwind_sframe_row_entry {
+	struct dunwind_urule rule;
+	u64 epoch;
+};
+
+/*
+ * Rules are cached per session, not per mapping, in sets of
+ * DUNWIND_SFRAME_WAYS by PC: two PCs of one walk that hash alike both stay
+ * (a direct-mapped cache lost half the frames of a short walk to such
+ * pairs, each a full lookup again at every walk).
+ */
 struct dunwind_sframe_cache {
-	spinlock_t lock;		/* Guards @maps and @rows */
+	spinlock_t lock;		/* Guards @maps, @rows, @victim and @epoch */
 	struct dunwind_sframe_map *maps;	/* DUNWIND_SFRAME_MAPS */
-	struct dunwind_urule *rows;	/* DUNWIND_SFRAME_ROWS per map */
+	struct dunwind_sframe_row_entry *rows;	/* sets x DUNWIND_SFRAME_WAYS */
+	u8 *victim;			/* per set: the way to replace next */
+	u64 epoch;			/* the last mapping build's */
 };
 
 /*

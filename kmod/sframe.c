@@ -10,8 +10,10 @@
  *    (mm, start, end, pgoff, device, inode, generation), with the opened
  *    table (whose build-id the registry matched) or the
  *    verdict that the mapping has none or a bad one;
- *  - rows: DUNWIND_SFRAME_ROWS decoded rules per mapping, by PC.
- * A changed mapping has another key, so stale entries are never used; a
+ *  - rows: decoded rules by PC, 2-way set-associative, each tagged with
+ *    the epoch of the mapping build it came from (unique per session).
+ * A changed mapping has another key, so stale entries are never used: a
+ * rebuilt slot has a new epoch and the old one's rules simply age out.  A
  * reused mm pointer with the same file at the same place gets the same
  * answer, which holds for any process.
  *
@@ -73,9 +75,11 @@ int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c)
 {
 	spin_lock_init(&c->lock);
 	c->maps = kvcalloc(DUNWIND_SFRAME_MAPS, sizeof(*c->maps), GFP_KERNEL_ACCOUNT);
-	c->rows = kvcalloc(DUNWIND_SFRAME_MAPS * DUNWIND_SFRAME_ROWS, sizeof(*c->rows),
+	c->rows = kvcalloc(DUNWIND_SFRAME_WAYS << DUNWIND_SFRAME_SET_BITS, sizeof(*c->rows),
 			   GFP_KERNEL_ACCOUNT);
-	if (c->maps && c->rows)
+	c->victim = kvcalloc(1 << DUNWIND_SFRAME_SET_BITS, sizeof(*c->victim), GFP_KERNEL_ACCOUNT);
+	c->epoch = 0;
+	if (c->maps && c->rows && c->victim)
 		return 0;
 	dunwind_sframe_cache_free(c);
 	return -ENOMEM;
@@ -89,8 +93,10 @@ int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c)
  */
 void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c)
 {
+	kvfree(c->victim);
 	kvfree(c->rows);
 	kvfree(c->maps);
+	c->victim = NULL;
 	c->rows = NULL;
 	c->maps = NULL;
 }
@@ -214,9 +220,8 @@ static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_m
 
 	dunwind_sframe_build(m, ehdr);
 	spin_lock(&c->lock);
+	m->epoch = ++c->epoch;
 	c->maps[slot] = *m;
-	memset(&c->rows[slot * DUNWIND_SFRAME_ROWS], 0,
-	       DUNWIND_SFRAME_ROWS * sizeof(*c->rows));
 	spin_unlock(&c->lock);
 	return 0;
 }
@@ -271,10 +276,10 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 			unsigned long pc, struct dunwind_urule *rule)
 {
 	struct dunwind_sframe_cache *c = &s->sframe;
+	struct dunwind_sframe_row_entry *set;
 	struct dunwind_sframe_row row;
 	struct dunwind_sframe_map *m;
-	struct dunwind_urule *cached;
-	u32 slot, r;
+	u32 set_nr, w;
 	int ret;
 
 	might_fault();
@@ -284,13 +289,14 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	if (m->state != DUNWIND_SMAP_OK && m->state != DUNWIND_SMAP_REG)
 		return -ENOENT;
 
-	slot = dunwind_sframe_slot(m);
-	r = hash_long(pc, 32) % DUNWIND_SFRAME_ROWS;
+	set_nr = hash_long(pc, DUNWIND_SFRAME_SET_BITS);
+	set = &c->rows[set_nr * DUNWIND_SFRAME_WAYS];
 	spin_lock(&c->lock);
-	if (dunwind_vma_key_eq(&c->maps[slot].key, &m->key)) {
-		cached = &c->rows[slot * DUNWIND_SFRAME_ROWS + r];
-		if (cached->valid && pc >= cached->pc_lo && pc < cached->pc_hi) {
-			*rule = *cached;
+	for (w = 0; w < DUNWIND_SFRAME_WAYS; w++) {
+		if (set[w].epoch == m->epoch && pc >= set[w].rule.pc_lo &&
+		    pc < set[w].rule.pc_hi) {
+			*rule = set[w].rule;
+			c->victim[set_nr] = (w + 1) % DUNWIND_SFRAME_WAYS;
 			spin_unlock(&c->lock);
 			return 0;
 		}
@@ -321,8 +327,10 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 		return ret;
 	rule->valid = 1;
 	spin_lock(&c->lock);
-	if (dunwind_vma_key_eq(&c->maps[slot].key, &m->key))
-		c->rows[slot * DUNWIND_SFRAME_ROWS + r] = *rule;
+	w = c->victim[set_nr];
+	set[w].rule = *rule;
+	set[w].epoch = m->epoch;
+	c->victim[set_nr] = (w + 1) % DUNWIND_SFRAME_WAYS;
 	spin_unlock(&c->lock);
 	return 0;
 }
