@@ -11,6 +11,7 @@
 
 #include "sframe/sframe_file.h"
 #include "util/array.h"
+#include "util/elf.h"
 
 /**
  * dw_sframe_strerror() - what an error of the SFrame decoder means
@@ -80,8 +81,9 @@ static int read_whole(const char *path, __u8 **data, size_t *len)
 int dw_sframe_file_load_elf(const char *path, struct dw_sframe_file *f)
 {
 	Elf *e = NULL;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, nph, i;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t nph, i;
 	int fd, err = -ENODATA;
 
 	fd = open(path, O_RDONLY);
@@ -93,34 +95,25 @@ int dw_sframe_file_load_elf(const char *path, struct dw_sframe_file *f)
 		err = -ENOEXEC;
 		goto out;
 	}
-	if (elf_getshdrstrndx(e, &shstrndx) == 0) {
-		while ((scn = elf_nextscn(e, scn))) {
-			GElf_Shdr sh;
-			const char *name;
-			Elf_Data *d;
+	scn = dw_elf_section(e, ".sframe", &sh);
+	if (scn && sh.sh_type != SHT_NOBITS) {
+		Elf_Data *d = elf_getdata(scn, NULL);
 
-			if (!gelf_getshdr(scn, &sh))
-				continue;
-			name = elf_strptr(e, shstrndx, sh.sh_name);
-			if (!name || strcmp(name, ".sframe") || sh.sh_type == SHT_NOBITS)
-				continue;
-			d = elf_getdata(scn, NULL);
-			if (!d || !d->d_buf) {
-				err = -EINVAL;
-				goto out;
-			}
-			f->data = malloc(d->d_size ? d->d_size : 1);
-			if (!f->data) {
-				err = -ENOMEM;
-				goto out;
-			}
-			memcpy(f->data, d->d_buf, d->d_size);
-			f->len = d->d_size;
-			f->vaddr = sh.sh_addr;
-			snprintf(f->name, sizeof(f->name), ".sframe");
-			err = 0;
+		if (!d || !d->d_buf) {
+			err = -EINVAL;
 			goto out;
 		}
+		f->data = malloc(d->d_size ? d->d_size : 1);
+		if (!f->data) {
+			err = -ENOMEM;
+			goto out;
+		}
+		memcpy(f->data, d->d_buf, d->d_size);
+		f->len = d->d_size;
+		f->vaddr = sh.sh_addr;
+		snprintf(f->name, sizeof(f->name), ".sframe");
+		err = 0;
+		goto out;
 	}
 	if (elf_getphdrnum(e, &nph) == 0) {
 		for (i = 0; i < nph; i++) {

@@ -25,7 +25,9 @@
 #include "sframe.h"
 #include "sframe/sframe_enc.h"
 #include "sframe/sframe_gen.h"
+#include "sframe/ehframe_hdr.h"
 #include "util/clock.h"
+#include "util/elf.h"
 #include "util/array.h"
 
 #define GEN_REG_FP	6
@@ -33,7 +35,6 @@
 #define GEN_REG_RA	16
 #define GEN_MAX_ROWS	0xffff		/* v3 FRE count per FDE */
 #define GEN_MAX_RANGES	64
-#define GEN_MAX_STARTS	(1u << 24)
 
 /* DWARF operations libdw uses to describe CFI rules. */
 #define GEN_OP_PLUS_UCONST	0x23
@@ -41,14 +42,6 @@
 #define GEN_OP_CALL_FRAME_CFA	0x9c
 #define GEN_OP_STACK_VALUE	0x9f
 
-/* DW_EH_PE_* pointer encodings accepted in .eh_frame_hdr. */
-#define GEN_PE_ABSPTR	0x00
-#define GEN_PE_UDATA4	0x03
-#define GEN_PE_UDATA8	0x04
-#define GEN_PE_SDATA4	0x0b
-#define GEN_PE_SDATA8	0x0c
-#define GEN_PE_PCREL	0x10
-#define GEN_PE_DATAREL	0x30
 
 struct gen_range {
 	__u64 lo, hi;
@@ -456,90 +449,6 @@ static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
 	return gen_end_run(c);
 }
 
-/* Read one DW_EH_PE-encoded value of .eh_frame_hdr at *pos. */
-static int gen_read_enc(const __u8 *b, size_t len, size_t *pos, __u8 enc, __u64 hdr_vaddr,
-			__u64 *val)
-{
-	size_t n, i;
-	__u64 v = 0, base;
-
-	switch (enc & 0x0f) {
-	case GEN_PE_ABSPTR:
-	case GEN_PE_UDATA8:
-	case GEN_PE_SDATA8:
-		n = 8;
-		break;
-	case GEN_PE_UDATA4:
-	case GEN_PE_SDATA4:
-		n = 4;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*pos > len || n > len - *pos)
-		return -EINVAL;
-	for (i = 0; i < n; i++)
-		v |= (__u64)b[*pos + i] << (8 * i);
-	if ((enc & 0x0f) == GEN_PE_SDATA4 && (v & 0x80000000u))
-		v |= 0xffffffff00000000ull;
-	switch (enc & 0x70) {
-	case 0:
-		base = 0;
-		break;
-	case GEN_PE_PCREL:
-		base = hdr_vaddr + *pos;
-		break;
-	case GEN_PE_DATAREL:
-		base = hdr_vaddr;
-		break;
-	default:
-		return -EINVAL;
-	}
-	*val = base + v;
-	*pos += n;
-	return 0;
-}
-
-static int gen_cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The sorted FDE start addresses from .eh_frame_hdr; 0 with none usable. */
-static int gen_hdr_starts(struct gen_ctx *c, const __u8 *b, size_t len, __u64 hdr_vaddr)
-{
-	size_t pos = 4, i, max;
-	__u64 dummy, count;
-
-	if (len < 4 || b[0] != 1)
-		return 0;
-	if (gen_read_enc(b, len, &pos, b[1], hdr_vaddr, &dummy) ||
-	    gen_read_enc(b, len, &pos, b[2] & 0x0f, hdr_vaddr, &count))
-		return 0;
-	if (!count)
-		return 0;
-	max = (len - pos) / 8;		/* at least 2 x 4 bytes per entry */
-	if (count > max || count > GEN_MAX_STARTS)
-		return 0;
-	c->starts = calloc(count, sizeof(*c->starts));
-	if (!c->starts)
-		return -ENOMEM;
-	for (i = 0; i < count; i++) {
-		if (gen_read_enc(b, len, &pos, b[3], hdr_vaddr, &c->starts[i]) ||
-		    gen_read_enc(b, len, &pos, b[3], hdr_vaddr, &dummy)) {
-			free(c->starts);
-			c->starts = NULL;
-			return 0;
-		}
-	}
-	qsort(c->starts, count, sizeof(*c->starts), gen_cmp_u64);
-	c->nstarts = count;
-	c->st->dwarf_fdes = count;
-	return 0;
-}
-
 static int gen_cmp_range(const void *a, const void *b)
 {
 	const struct gen_range *x = a, *y = b;
@@ -580,60 +489,6 @@ static int gen_exec_ranges(Elf *elf, struct gen_range *rg, size_t *n, __u64 *bas
 	return 0;
 }
 
-/* Find a section by name; NULL if absent. */
-static Elf_Scn *gen_section(Elf *elf, const char *name, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	const char *n;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, sh))
-			continue;
-		n = elf_strptr(elf, shstrndx, sh->sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
-/* .eh_frame_hdr bytes and address: the section, else PT_GNU_EH_FRAME. */
-static int gen_find_hdr(Elf *elf, const __u8 **b, size_t *len, __u64 *vaddr)
-{
-	GElf_Shdr sh;
-	GElf_Phdr ph;
-	Elf_Data *d;
-	Elf_Scn *scn;
-	size_t phnum, i;
-
-	scn = gen_section(elf, ".eh_frame_hdr", &sh);
-	if (scn && sh.sh_type == SHT_PROGBITS) {
-		d = elf_getdata(scn, NULL);
-		if (d && d->d_buf) {
-			*b = d->d_buf;
-			*len = d->d_size;
-			*vaddr = sh.sh_addr;
-			return 0;
-		}
-	}
-	if (elf_getphdrnum(elf, &phnum))
-		return -ENOENT;
-	for (i = 0; i < phnum; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_GNU_EH_FRAME)
-			continue;
-		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_BYTE);
-		if (!d || !d->d_buf)
-			return -ENOENT;
-		*b = d->d_buf;
-		*len = d->d_size;
-		*vaddr = ph.p_vaddr;
-		return 0;
-	}
-	return -ENOENT;
-}
-
 static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sframe_gen_result *r)
 {
 	struct dw_sframe_enc_opts eo = { 0 };
@@ -656,14 +511,14 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 		return err;
 	for (i = 0; i < nrg; i++)
 		r->stats.exec_bytes += rg[i].hi - rg[i].lo;
-	if (gen_section(elf, ".text", &sh) && sh.sh_type == SHT_PROGBITS) {
+	if (dw_elf_section(elf, ".text", &sh) && sh.sh_type == SHT_PROGBITS) {
 		c.text.lo = sh.sh_addr;
 		c.text.hi = sh.sh_addr + sh.sh_size;
 		r->stats.text_bytes = sh.sh_size;
 	}
-	if (gen_section(elf, ".eh_frame", &sh))
+	if (dw_elf_section(elf, ".eh_frame", &sh))
 		r->stats.eh_frame_size = sh.sh_size;
-	if (gen_section(elf, ".debug_frame", &sh))
+	if (dw_elf_section(elf, ".debug_frame", &sh))
 		r->stats.debug_frame_size = sh.sh_size;
 
 	c.eh = dwarf_getcfi_elf(elf);
@@ -676,8 +531,9 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 		err = -ENODATA;
 		goto out;
 	}
-	if (c.eh && !gen_find_hdr(elf, &hb, &hlen, &hvaddr)) {
-		err = gen_hdr_starts(&c, hb, hlen, hvaddr);
+	if (c.eh && !dw_ehframe_hdr_find(elf, &hb, &hlen, &hvaddr)) {
+		err = dw_ehframe_hdr_starts(hb, hlen, hvaddr, &c.starts, &c.nstarts);
+		c.st->dwarf_fdes = c.nstarts;
 		if (err)
 			goto out;
 	}
@@ -793,68 +649,4 @@ void dw_sframe_gen_free(struct dw_sframe_gen_result *r)
 	free(r->table);
 	r->table = NULL;
 	r->table_size = 0;
-}
-
-/**
- * dw_sframe_gen_why_name() - short name of an enum dw_sframe_gen_why.
- * @why:	the reason.
- *
- * Context: any.
- * Return: a static string ("?" for an unknown value).
- */
-const char *dw_sframe_gen_why_name(unsigned int why)
-{
-	static const char *const names[DW_SFRAME_GEN_WHY_MAX] = {
-		[DW_SFRAME_GEN_NO_CFI] = "no CFI",
-		[DW_SFRAME_GEN_CFA_EXPR] = "CFA expression",
-		[DW_SFRAME_GEN_CFA_REG] = "CFA not SP/FP based",
-		[DW_SFRAME_GEN_RANGE] = "offset out of range",
-		[DW_SFRAME_GEN_RA] = "RA not at CFA-8",
-		[DW_SFRAME_GEN_FP] = "FP rule not expressible",
-		[DW_SFRAME_GEN_SP] = "SP not the CFA",
-		[DW_SFRAME_GEN_SIGNAL] = "signal frame",
-		[DW_SFRAME_GEN_BAD_CFI] = "CFI not evaluable",
-	};
-
-	return why < DW_SFRAME_GEN_WHY_MAX ? names[why] : "?";
-}
-
-static double gen_pct(__u64 a, __u64 b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
-/**
- * dw_sframe_gen_print_stats() - print a result's statistics, one per line.
- * @f:	output stream.
- * @r:	a successful result.
- *
- * Context: user space.
- */
-void dw_sframe_gen_print_stats(FILE *f, const struct dw_sframe_gen_result *r)
-{
-	const struct dw_sframe_gen_stats *s = &r->stats;
-	unsigned int i;
-
-	fprintf(f, "sframe v%u, sec_vaddr %#llx: %llu bytes (%.1f%% of .eh_frame %llu)\n",
-		r->version, (unsigned long long)r->sec_vaddr, (unsigned long long)s->table_size,
-		gen_pct(s->table_size, s->eh_frame_size), (unsigned long long)s->eh_frame_size);
-	fprintf(f, "functions: %llu DWARF FDEs, %llu CFI rows -> %llu SFrame FDEs, %llu FREs\n",
-		(unsigned long long)s->dwarf_fdes, (unsigned long long)s->dwarf_rows,
-		(unsigned long long)s->sframe_fdes, (unsigned long long)s->sframe_fres);
-	fprintf(f, "covered: %llu of %llu executable bytes (%.2f%%); .text %.2f%%; "
-		"with CFI %.2f%%\n",
-		(unsigned long long)s->covered_bytes, (unsigned long long)s->exec_bytes,
-		gen_pct(s->covered_bytes, s->exec_bytes),
-		gen_pct(s->text_covered_bytes, s->text_bytes),
-		gen_pct(s->cfi_bytes, s->exec_bytes));
-	for (i = 0; i < DW_SFRAME_GEN_WHY_MAX; i++)
-		if (s->why[i])
-			fprintf(f, "uncovered: %llu bytes: %s\n", (unsigned long long)s->why[i],
-				dw_sframe_gen_why_name(i));
-	if (s->outermost_bytes || s->fp_undef_bytes)
-		fprintf(f, "outermost (RA undefined): %llu bytes; FP undefined: %llu bytes\n",
-			(unsigned long long)s->outermost_bytes,
-			(unsigned long long)s->fp_undef_bytes);
-	fprintf(f, "time: %.1f ms\n", (double)s->gen_ns / 1e6);
 }
