@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Registering generated SFrame tables with the module, with an on-disk
- * cache (see sframe_reg.h, Documentation/sframe-gen.rst).
- *
- * A cache entry is a fixed header (magic, generator revision, SFrame
- * version, build-id, sec_vaddr, size, FNV-1a checksum) followed by the
- * table.  Entries are read as hostile input: owner, type, size, header,
- * checksum and a full decoder validation must all pass, else the table is
- * regenerated and the entry rewritten.  Entries are written to a temporary
- * file and renamed into place, so readers never see a partial one.
+ * Registering generated SFrame tables with the module: each file's table
+ * from the cache (sframe_cache.c), else generated (sframe_gen.c) and
+ * cached; see sframe_reg.h, Documentation/sframe-gen.rst.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,56 +19,13 @@
 #include "elfread.h"
 #include "sframe.h"
 #include "sframe/sframe_gen.h"
+#include "sframe/sframe_cache.h"
 #include "sframe/sframe_reg.h"
 #include "util/clock.h"
 #include "util/maps.h"
 
 
-#define REG_CACHE_MAGIC		"DWSFRGEN"
-#define REG_CACHE_REV		1		/* bump when the generator's output changes */
-#define REG_MAX_TABLE		(256ull << 20)	/* the module's limit */
 #define REG_MAX_FILES		4096
-
-struct reg_cache_hdr {
-	char magic[8];
-	__u32 hdr_size;
-	__u32 rev;
-	__u32 version;
-	__u32 build_id_size;
-	__u8 build_id[20];
-	__u32 __pad;
-	__u64 sec_vaddr;
-	__u64 table_size;
-	__u64 checksum;
-	__u64 covered_bytes;
-	__u64 exec_bytes;
-};
-
-/* An ELF file's identity for registration. */
-struct reg_elf {
-	__u8 build_id[DUNWIND_BUILD_ID_MAX];
-	__u32 build_id_size;
-	int has_sframe;
-};
-
-struct reg_table {
-	__u8 *data;
-	size_t size;
-	__u64 sec_vaddr;
-	__u64 covered_bytes, exec_bytes;
-};
-
-static __u64 reg_fnv1a(const __u8 *p, size_t n)
-{
-	__u64 h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 static int reg_pread(void *ctx, __u64 off, void *dst, __u32 len)
 {
@@ -86,7 +37,7 @@ static int reg_pread(void *ctx, __u64 off, void *dst, __u32 len)
 }
 
 /* Build-id and PT_GNU_SFRAME, read by the module's own reader (lib/elfread.c). */
-static int reg_read_elf(int fd, struct reg_elf *re)
+static int reg_read_elf(int fd, struct dw_sframe_elf_id *re)
 {
 	struct dunwind_elf_src src = { .read = reg_pread, .ctx = &fd };
 	struct dunwind_elf_info info;
@@ -102,217 +53,9 @@ static int reg_read_elf(int fd, struct reg_elf *re)
 	return 0;
 }
 
-/**
- * dw_sframe_cache_dir() - the cache directory.
- * @o:		options (o->cache_dir wins); may be NULL.
- * @buf, @len:	receives the path.
- *
- * Context: user space; reads XDG_CACHE_HOME and HOME.
- * Return: 0; -ENOENT if neither variable is set (and no @o->cache_dir);
- * -ENAMETOOLONG.
- */
-int dw_sframe_cache_dir(const struct dw_sframe_reg_opts *o, char *buf, size_t len)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-	int n;
-
-	if (o && o->cache_dir)
-		n = snprintf(buf, len, "%s", o->cache_dir);
-	else if (x && x[0] == '/')
-		n = snprintf(buf, len, "%s/dunwind/sframe", x);
-	else if (h && h[0])
-		n = snprintf(buf, len, "%s/.cache/dunwind/sframe", h);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-static int reg_cache_path(const struct dw_sframe_reg_opts *o, const struct reg_elf *re,
-			  char *buf, size_t len)
-{
-	size_t n;
-	__u32 i;
-	int err = dw_sframe_cache_dir(o, buf, len);
-
-	if (err)
-		return err;
-	n = strlen(buf);
-	if (n + 2 + 2 * re->build_id_size > len)
-		return -ENAMETOOLONG;
-	buf[n++] = '/';
-	for (i = 0; i < re->build_id_size; i++)
-		n += (size_t)sprintf(buf + n, "%02x", re->build_id[i]);
-	return 0;
-}
-
-static int reg_mem_read(void *ctx, __u64 off, void *dst, __u32 len)
-{
-	const struct reg_table *t = ctx;
-
-	if (off > t->size || len > t->size - off)
-		return -DUNWIND_SFRAME_EFAULT;
-	memcpy(dst, t->data + off, len);
-	return 0;
-}
-
-/* Does the decoder accept @t as a whole (what the module will check)? */
-static int reg_table_valid(struct reg_table *t)
-{
-	struct dunwind_sframe_src src = { .read = reg_mem_read, .ctx = t, .size = t->size };
-	struct dunwind_sframe_table tab;
-	int err;
-
-	err = dunwind_sframe_open(&tab, &src, t->sec_vaddr);
-	if (!err)
-		err = dunwind_sframe_validate(&tab);
-	return err ? -EINVAL : 0;
-}
-
-static ssize_t reg_write_op(int fd, void *buf, size_t len)
-{
-	return write(fd, buf, len);
-}
-
-/* All of @len bytes through @op (read, or write via reg_write_op); 0 or -errno (-EIO: EOF). */
-static int reg_io_all(ssize_t (*op)(int, void *, size_t), int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	while (done < len) {
-		n = op(fd, (char *)buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-static int reg_read_all(int fd, void *buf, size_t len)
-{
-	return reg_io_all(read, fd, buf, len);
-}
-
-static int reg_write_all(int fd, const void *buf, size_t len)
-{
-	return reg_io_all(reg_write_op, fd, (void *)buf, len);
-}
-
-/* Load a cache entry; -ENOENT if there is none, -EBADMSG if unusable. */
-static int reg_cache_load(const char *path, const struct reg_elf *re, unsigned int version,
-			  struct reg_table *t)
-{
-	struct reg_cache_hdr h;
-	struct stat st;
-	int fd, err;
-
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? -ENOENT : -EBADMSG;
-	err = -EBADMSG;
-	/* Only our own regular files: a table decides what stacks say. */
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (__u64)st.st_size < sizeof(h))
-		goto out;
-	if (reg_read_all(fd, &h, sizeof(h)))
-		goto out;
-	if (memcmp(h.magic, REG_CACHE_MAGIC, 8) || h.hdr_size != sizeof(h) ||
-	    h.rev != REG_CACHE_REV || h.version != version ||
-	    h.build_id_size != re->build_id_size ||
-	    memcmp(h.build_id, re->build_id, re->build_id_size) || !h.table_size ||
-	    h.table_size > REG_MAX_TABLE || (__u64)st.st_size != sizeof(h) + h.table_size)
-		goto out;
-	t->data = malloc(h.table_size);
-	if (!t->data) {
-		err = -ENOMEM;
-		goto out;
-	}
-	t->size = h.table_size;
-	t->sec_vaddr = h.sec_vaddr;
-	t->covered_bytes = h.covered_bytes;
-	t->exec_bytes = h.exec_bytes;
-	if (reg_read_all(fd, t->data, t->size) || reg_fnv1a(t->data, t->size) != h.checksum ||
-	    reg_table_valid(t)) {
-		free(t->data);
-		t->data = NULL;
-		goto out;
-	}
-	err = 0;
-out:
-	close(fd);
-	return err;
-}
-
-/* mkdir -p with mode 0700 for the components we create. */
-static int reg_mkdirs(const char *dir)
-{
-	char buf[4096];
-	size_t i, n = strlen(dir);
-
-	if (n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, dir, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i])
-			continue;
-		buf[i] = 0;
-		if (mkdir(buf, 0700) && errno != EEXIST)
-			return -errno;
-		buf[i] = i < n ? '/' : 0;
-	}
-	return 0;
-}
-
-/* Write a cache entry atomically (temporary file + rename). */
-static int reg_cache_store(const struct dw_sframe_reg_opts *o, const char *path,
-			   const struct reg_elf *re, unsigned int version,
-			   const struct reg_table *t)
-{
-	struct reg_cache_hdr h;
-	char dir[4096], tmp[4200];
-	int fd, err, n;
-
-	err = dw_sframe_cache_dir(o, dir, sizeof(dir));
-	if (!err)
-		err = reg_mkdirs(dir);
-	if (err)
-		return err;
-	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, REG_CACHE_MAGIC, 8);
-	h.hdr_size = sizeof(h);
-	h.rev = REG_CACHE_REV;
-	h.version = version;
-	h.build_id_size = re->build_id_size;
-	memcpy(h.build_id, re->build_id, re->build_id_size);
-	h.sec_vaddr = t->sec_vaddr;
-	h.table_size = t->size;
-	h.checksum = reg_fnv1a(t->data, t->size);
-	h.covered_bytes = t->covered_bytes;
-	h.exec_bytes = t->exec_bytes;
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	err = reg_write_all(fd, &h, sizeof(h));
-	if (!err)
-		err = reg_write_all(fd, t->data, t->size);
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
 /* Get the table for @fd: from the cache, else generate (and cache it). */
-static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struct reg_elf *re,
-			 struct reg_table *t, struct dw_sframe_reg_file *res)
+static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struct dw_sframe_elf_id *re,
+			 struct dw_sframe_tab *t, struct dw_sframe_reg_file *res)
 {
 	struct dw_sframe_gen_opts go = { .version = o->version };
 	struct dw_sframe_gen_result gr;
@@ -323,7 +66,7 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 
 	memset(t, 0, sizeof(*t));
 	if (cache) {
-		err = reg_cache_path(o, re, path, sizeof(path));
+		err = dw_sframe_cache_path(o, re, path, sizeof(path));
 		if (err) {
 			res->cache_err = err;
 			cache = 0;
@@ -331,7 +74,7 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 	}
 	if (cache) {
 		t0 = dw_now_ns();
-		err = reg_cache_load(path, re, version, t);
+		err = dw_sframe_cache_load(path, re, version, t);
 		res->load_ns = dw_now_ns() - t0;
 		if (!err) {
 			res->source = DW_SFRAME_SRC_CACHE;
@@ -351,7 +94,7 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 	t->exec_bytes = gr.stats.exec_bytes;
 	res->source = DW_SFRAME_SRC_GENERATED;
 	if (cache) {
-		err = reg_cache_store(o, path, re, version, t);
+		err = dw_sframe_cache_store(o, path, re, version, t);
 		if (err)
 			res->cache_err = err;
 	}
@@ -363,8 +106,8 @@ static int reg_fd(int dev_fd, int fd, const struct dw_sframe_reg_opts *o, int sk
 		  struct dw_sframe_reg_file *res)
 {
 	struct dunwind_sframe_reg reg;
-	struct reg_table t;
-	struct reg_elf re;
+	struct dw_sframe_tab t;
+	struct dw_sframe_elf_id re;
 	__u64 t0;
 	int err;
 
