@@ -21,6 +21,7 @@
 #include "sframe/sframe_gen.h"
 #include "sframe/sframe_cache.h"
 #include "sframe/sframe_reg.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/maps.h"
 
@@ -233,6 +234,58 @@ struct reg_seen {
 	unsigned long long ino;
 };
 
+/* Is the file of @l in @seen (@n of them)? */
+static int reg_seen_before(const struct reg_seen *seen, size_t n, const struct dw_maps_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (seen[i].ino == l->ino && seen[i].maj == l->dev_major &&
+		    seen[i].min == l->dev_minor)
+			return 1;
+	return 0;
+}
+
+/* Count @f's outcome into @res. */
+static void reg_pid_count(struct dw_sframe_reg_pid *res, const struct dw_sframe_reg_file *f)
+{
+	res->gen_ns += f->gen_ns;
+	res->load_ns += f->load_ns;
+	res->reg_ns += f->reg_ns;
+	if (f->source == DW_SFRAME_SRC_CACHE)
+		res->from_cache++;
+	else if (f->source == DW_SFRAME_SRC_GENERATED)
+		res->generated++;
+	if (f->skipped)
+		res->skipped++;
+	else if (!f->err)
+		res->registered++;
+	else if (f->err == -EEXIST)
+		res->already++;
+	else
+		res->failed++;
+}
+
+/* Register the file @l maps as @f (its outcome in @f); 0 or -ENOMEM. */
+static int reg_pid_file(int dev_fd, int pid, const struct dw_sframe_reg_opts *o,
+			const struct dw_maps_line *l, struct dw_sframe_reg_file *f)
+{
+	int fd;
+
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(l->path);
+	if (!f->path)
+		return -ENOMEM;
+	fd = reg_open_mapped(pid, l, f->path);
+	if (fd < 0) {
+		f->err = fd;
+	} else {
+		f->err = reg_fd(dev_fd, fd, o, 1, f);
+		close(fd);
+	}
+	return 0;
+}
+
 /**
  * dw_sframe_register_pid() - register every file-backed executable mapping
  * of a process that has no PT_GNU_SFRAME of its own (each file once).
@@ -251,13 +304,13 @@ int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts 
 			   struct dw_sframe_reg_pid *res)
 {
 	static const struct dw_sframe_reg_opts def;
+	size_t nseen = 0, seen_cap = 0, files_cap = 0;
 	struct reg_seen *seen = NULL;
 	struct dw_sframe_reg_file *f;
 	const struct dw_maps_line *l;
 	struct dw_proc_maps maps;
-	unsigned int i, nseen = 0;
 	__u64 t0 = dw_now_ns();
-	int err = 0, fd;
+	int err = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!o)
@@ -269,63 +322,23 @@ int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts 
 	if (err)
 		return err == -ENOENT ? -ESRCH : err;
 	while ((l = dw_proc_maps_next(&maps))) {
-		if (!strchr(l->perms, 'x') || !l->ino || l->path[0] != '/')
-			continue;
-		for (i = 0; i < nseen; i++)
-			if (seen[i].ino == l->ino && seen[i].maj == l->dev_major &&
-			    seen[i].min == l->dev_minor)
-				break;
-		if (i < nseen)
+		if (!strchr(l->perms, 'x') || !l->ino || l->path[0] != '/' ||
+		    reg_seen_before(seen, nseen, l))
 			continue;
 		if (nseen == REG_MAX_FILES)
 			break;
-		if (!(nseen & 63)) {
-			void *p = realloc(seen, (nseen + 64) * sizeof(*seen));
-			void *q = realloc(res->files, (nseen + 64) * sizeof(*res->files));
-
-			if (p)
-				seen = p;
-			if (q)
-				res->files = q;
-			if (!p || !q) {
-				err = -ENOMEM;
-				break;
-			}
-		}
-		seen[nseen].maj = l->dev_major;
-		seen[nseen].min = l->dev_minor;
-		seen[nseen].ino = l->ino;
-		nseen++;
-		f = &res->files[res->nfiles++];
-		memset(f, 0, sizeof(*f));
-		f->path = strdup(l->path);
-		if (!f->path) {
-			res->nfiles--;
+		if (DW_ARRAY_RESERVE(seen, seen_cap, nseen + 1, 64) ||
+		    DW_ARRAY_RESERVE(res->files, files_cap, res->nfiles + 1, 64)) {
 			err = -ENOMEM;
 			break;
 		}
-		fd = reg_open_mapped(pid, l, f->path);
-		if (fd < 0) {
-			f->err = fd;
-		} else {
-			f->err = reg_fd(dev_fd, fd, o, 1, f);
-			close(fd);
-		}
-		res->gen_ns += f->gen_ns;
-		res->load_ns += f->load_ns;
-		res->reg_ns += f->reg_ns;
-		if (f->source == DW_SFRAME_SRC_CACHE)
-			res->from_cache++;
-		else if (f->source == DW_SFRAME_SRC_GENERATED)
-			res->generated++;
-		if (f->skipped)
-			res->skipped++;
-		else if (!f->err)
-			res->registered++;
-		else if (f->err == -EEXIST)
-			res->already++;
-		else
-			res->failed++;
+		seen[nseen++] = (struct reg_seen){ l->dev_major, l->dev_minor, l->ino };
+		f = &res->files[res->nfiles];
+		err = reg_pid_file(dev_fd, pid, o, l, f);
+		if (err)
+			break;
+		res->nfiles++;
+		reg_pid_count(res, f);
 		if (f->err == -ENOTTY) {
 			err = -ENOTTY;
 			break;
