@@ -201,6 +201,58 @@ static int encode_fres(const struct dw_sframe_enc_opts *o, const struct dw_sfram
 	return 0;
 }
 
+/* The SFrame header (without the auxiliary header) into @h. */
+static void put_header(__u8 *h, const struct dw_sframe_enc_opts *o, __s8 fixed_ra, __u32 nfuncs,
+		       __u32 nfres, __u32 fre_len, unsigned int fde_size)
+{
+	put_le(h, DUNWIND_SFRAME_MAGIC, 2);
+	h[2] = o->version;
+	h[3] = o->flags;
+	h[4] = o->abi ? o->abi : DUNWIND_SFRAME_ABI_AMD64_LE;
+	h[5] = (__u8)o->fixed_fp;
+	h[6] = (__u8)fixed_ra;
+	h[7] = o->auxhdr_len;
+	put_le(h + 8, nfuncs, 4);
+	put_le(h + 12, nfres, 4);
+	put_le(h + 16, fre_len, 4);
+	put_le(h + 20, 0, 4);
+	put_le(h + 24, (__u64)nfuncs * fde_size, 4);
+}
+
+/*
+ * One FDE of @o->version at section offset @field: function start (PC- or
+ * section-relative), size, its FREs' offset; v1/v2 also their count and
+ * info bytes.  0, or -ERANGE for a start v1/v2 cannot express.
+ */
+static int put_fde(struct enc_buf *sec, const struct dw_sframe_enc_opts *o,
+		   const struct dw_sframe_enc_func *f, __u64 field, unsigned int fde_size,
+		   __u32 fre_off, __u32 nfres, __u8 info)
+{
+	__u8 e[DUNWIND_SFRAME_FDE_V2_SIZE] = { 0 };
+	__u64 base = o->sec_vaddr;
+	__s64 val;
+
+	if (o->flags & DUNWIND_SFRAME_F_FDE_FUNC_START_PCREL)
+		base += field;
+	val = (__s64)(f->start - base);
+	if (o->version == DUNWIND_SFRAME_V3) {
+		put_le(e, (__u64)val, 8);
+		put_le(e + 8, f->size, 4);
+		put_le(e + 12, fre_off, 4);
+	} else {
+		if (val < INT32_MIN || val > INT32_MAX)
+			return -ERANGE;
+		put_le(e, (__u64)val, 4);
+		put_le(e + 4, f->size, 4);
+		put_le(e + 8, fre_off, 4);
+		put_le(e + 12, nfres, 4);
+		e[16] = info;
+		if (o->version == DUNWIND_SFRAME_V2)
+			e[17] = f->rep_size;
+	}
+	return buf_put(sec, e, fde_size);
+}
+
 /**
  * dw_sframe_encode() - write an SFrame section.
  * @o:		version, header flags and fields, and where it will be mapped.
@@ -243,50 +295,13 @@ int dw_sframe_encode(const struct dw_sframe_enc_opts *o, const struct dw_sframe_
 			goto out;
 		total += nfres[i];
 	}
-	put_le(h, DUNWIND_SFRAME_MAGIC, 2);
-	h[2] = o->version;
-	h[3] = o->flags;
-	h[4] = o->abi ? o->abi : DUNWIND_SFRAME_ABI_AMD64_LE;
-	h[5] = (__u8)o->fixed_fp;
-	h[6] = (__u8)fixed_ra;
-	h[7] = o->auxhdr_len;
-	put_le(h + 8, nfuncs, 4);
-	put_le(h + 12, total, 4);
-	put_le(h + 16, fres.len, 4);
-	put_le(h + 20, 0, 4);
-	put_le(h + 24, (__u64)nfuncs * fde_size, 4);
+	put_header(h, o, fixed_ra, nfuncs, total, (__u32)fres.len, fde_size);
 	err = buf_put(&sec, h, sizeof(h));
 	for (i = 0; !err && i < o->auxhdr_len; i++)
 		err = buf_le(&sec, 0, 1);
-	for (i = 0; !err && i < nfuncs; i++) {
-		const struct dw_sframe_enc_func *f = &funcs[i];
-		__u64 field = hdr_len + (__u64)i * fde_size;
-		__u64 base = o->sec_vaddr;
-		__s64 val;
-		__u8 e[DUNWIND_SFRAME_FDE_V2_SIZE] = { 0 };
-
-		if (o->flags & DUNWIND_SFRAME_F_FDE_FUNC_START_PCREL)
-			base += field;
-		val = (__s64)(f->start - base);
-		if (o->version == DUNWIND_SFRAME_V3) {
-			put_le(e, (__u64)val, 8);
-			put_le(e + 8, f->size, 4);
-			put_le(e + 12, fre_offs[i], 4);
-		} else {
-			if (val < INT32_MIN || val > INT32_MAX) {
-				err = -ERANGE;
-				break;
-			}
-			put_le(e, (__u64)val, 4);
-			put_le(e + 4, f->size, 4);
-			put_le(e + 8, fre_offs[i], 4);
-			put_le(e + 12, nfres[i], 4);
-			e[16] = infos[i];
-			if (o->version == DUNWIND_SFRAME_V2)
-				e[17] = f->rep_size;
-		}
-		err = buf_put(&sec, e, fde_size);
-	}
+	for (i = 0; !err && i < nfuncs; i++)
+		err = put_fde(&sec, o, &funcs[i], hdr_len + (__u64)i * fde_size, fde_size,
+			      fre_offs[i], nfres[i], infos[i]);
 	if (!err)
 		err = buf_put(&sec, fres.p ? fres.p : (__u8 *)"", fres.len);
 	if (!err) {
