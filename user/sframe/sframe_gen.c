@@ -25,39 +25,17 @@
 #include "sframe.h"
 #include "sframe/sframe_enc.h"
 #include "sframe/sframe_gen.h"
+#include "sframe/cfi_rule.h"
 #include "sframe/ehframe_hdr.h"
 #include "util/clock.h"
 #include "util/elf.h"
 #include "util/array.h"
 
-#define GEN_REG_FP	6
-#define GEN_REG_SP	7
-#define GEN_REG_RA	16
 #define GEN_MAX_ROWS	0xffff		/* v3 FRE count per FDE */
 #define GEN_MAX_RANGES	64
 
-/* DWARF operations libdw uses to describe CFI rules. */
-#define GEN_OP_PLUS_UCONST	0x23
-#define GEN_OP_BREGX		0x92
-#define GEN_OP_CALL_FRAME_CFA	0x9c
-#define GEN_OP_STACK_VALUE	0x9f
-
-
 struct gen_range {
 	__u64 lo, hi;
-};
-
-/* The SFrame meaning of one PC, or why there is none. */
-struct gen_rule {
-	int why;		/* -1: expressible; else enum dw_sframe_gen_why */
-	int outermost;		/* RA undefined */
-	int fp_undef;		/* CFI says FP undefined; emitted as not saved */
-	__u8 cfa_reg;
-	__s32 cfa_off;
-	int fp_saved;
-	__s32 fp_off;
-	int plt;		/* lazy PLT: CFA = SP + cfa_off (+ 8 from plt_thr on) */
-	__u32 plt_thr;
 };
 
 struct gen_ctx {
@@ -77,169 +55,6 @@ struct gen_ctx {
 	__u64 run_start, run_end;
 	size_t run_row0;
 };
-
-/* Signed view of a DWARF operand that libdw stores unsigned. */
-static __s64 gen_s64(Dwarf_Word v)
-{
-	return (__s64)v;
-}
-
-static int gen_fits32(__s64 v)
-{
-	return v >= INT32_MIN && v <= INT32_MAX;
-}
-
-/*
- * "Where a register is saved" from dwarf_frame_register(): 1 and *off for
- * offset(N) (stored at CFA + N), 0 for anything else.
- */
-static int gen_cfa_offset_rule(const Dwarf_Op *ops, size_t nops, __s64 *off)
-{
-	if (!ops || nops < 1 || nops > 2 || ops[0].atom != GEN_OP_CALL_FRAME_CFA)
-		return 0;
-	if (nops == 1) {
-		*off = 0;
-		return 1;
-	}
-	if (ops[1].atom != GEN_OP_PLUS_UCONST)
-		return 0;
-	*off = gen_s64(ops[1].number);
-	return 1;
-}
-
-/* Is the caller's SP the CFA (val_offset(0), the x86-64 ABI default)? */
-static int gen_sp_is_cfa(const Dwarf_Op *ops, size_t nops)
-{
-	if (!ops || nops < 2 || nops > 3 || ops[0].atom != GEN_OP_CALL_FRAME_CFA ||
-	    ops[nops - 1].atom != GEN_OP_STACK_VALUE)
-		return 0;
-	return nops == 2 || (ops[1].atom == GEN_OP_PLUS_UCONST && ops[1].number == 0);
-}
-
-/*
- * The CFA of x86-64 lazy PLT entries (binutils): SP + K while the PC is in
- * the first N bytes of its 16-byte entry, SP + K + 8 after the push:
- *   DW_OP_breg7 K; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and; DW_OP_litN;
- *   DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus
- * SFrame says the same with a PC-mask FDE of 16-byte blocks.
- */
-static int gen_plt_cfa(const Dwarf_Op *ops, size_t nops, __s32 *k, __u32 *thr)
-{
-	static const __u8 want[9] = { 0x77, 0x80, 0x3f, 0x1a, 0, 0x2a, 0x33, 0x24, 0x22 };
-	size_t i;
-
-	if (nops != 9)
-		return 0;
-	for (i = 0; i < 9; i++)
-		if (i != 4 && ops[i].atom != want[i])
-			return 0;
-	if (ops[4].atom < 0x30 || ops[4].atom > 0x3f || ops[1].number ||
-	    !gen_fits32(gen_s64(ops[0].number)) || gen_s64(ops[0].number) > INT32_MAX - 8)
-		return 0;
-	*k = (__s32)gen_s64(ops[0].number);
-	*thr = (__u32)(ops[4].atom - 0x30);
-	return 1;
-}
-
-/* Classify one CFI row. */
-static void gen_classify(Dwarf_Frame *f, int ra_reg, bool signal, struct gen_rule *r)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t nops;
-	__s64 off;
-
-	memset(r, 0, sizeof(*r));
-	r->why = -1;
-	if (signal) {
-		r->why = DW_SFRAME_GEN_SIGNAL;
-		return;
-	}
-	if (ra_reg != GEN_REG_RA) {
-		r->why = DW_SFRAME_GEN_RA;
-		return;
-	}
-	if (dwarf_frame_register(f, GEN_REG_RA, mem, &ops, &nops)) {
-		r->why = DW_SFRAME_GEN_BAD_CFI;
-		return;
-	}
-	if (nops == 0 && ops == mem) {
-		/* RA undefined: the outermost frame (_start, thread start). */
-		r->outermost = 1;
-		return;
-	}
-	if (!gen_cfa_offset_rule(ops, nops, &off) || off != -8) {
-		r->why = DW_SFRAME_GEN_RA;
-		return;
-	}
-	if (dwarf_frame_cfa(f, &ops, &nops)) {
-		r->why = DW_SFRAME_GEN_BAD_CFI;
-		return;
-	}
-	if (gen_plt_cfa(ops, nops, &r->cfa_off, &r->plt_thr)) {
-		r->plt = 1;
-		r->cfa_reg = GEN_REG_SP;
-	} else if (nops != 1 || ops[0].atom != GEN_OP_BREGX) {
-		r->why = DW_SFRAME_GEN_CFA_EXPR;
-		return;
-	} else if (ops[0].number != GEN_REG_SP && ops[0].number != GEN_REG_FP) {
-		r->why = DW_SFRAME_GEN_CFA_REG;
-		return;
-	} else if (!gen_fits32(gen_s64(ops[0].number2))) {
-		r->why = DW_SFRAME_GEN_RANGE;
-		return;
-	} else {
-		r->cfa_reg = (__u8)ops[0].number;
-		r->cfa_off = (__s32)gen_s64(ops[0].number2);
-	}
-	if (dwarf_frame_register(f, GEN_REG_SP, mem, &ops, &nops)) {
-		r->why = DW_SFRAME_GEN_BAD_CFI;
-		return;
-	}
-	if (!gen_sp_is_cfa(ops, nops)) {
-		r->why = DW_SFRAME_GEN_SP;
-		return;
-	}
-	if (dwarf_frame_register(f, GEN_REG_FP, mem, &ops, &nops)) {
-		r->why = DW_SFRAME_GEN_BAD_CFI;
-		return;
-	}
-	if (nops == 0) {
-		/* same_value (ops NULL) or undefined (ops == mem): not saved. */
-		r->fp_undef = ops == mem;
-		return;
-	}
-	if (!gen_cfa_offset_rule(ops, nops, &off)) {
-		r->why = DW_SFRAME_GEN_FP;
-		return;
-	}
-	if (!gen_fits32(off)) {
-		r->why = DW_SFRAME_GEN_RANGE;
-		return;
-	}
-	r->fp_saved = 1;
-	r->fp_off = (__s32)off;
-}
-
-static void gen_enc_row(const struct gen_rule *g, __u32 pc_off, struct dw_sframe_enc_row *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->pc_off = pc_off;
-	if (g->outermost) {
-		e->ra_undef = 1;
-		return;
-	}
-	e->cfa.kind = DUNWIND_SFRAME_RULE_REG;
-	e->cfa.reg = g->cfa_reg;
-	e->cfa.off = g->cfa_off;
-	e->ra.kind = DUNWIND_SFRAME_RULE_CFA;
-	e->ra.deref = 1;
-	e->ra.off = -8;
-	if (g->fp_saved) {
-		e->fp.kind = DUNWIND_SFRAME_RULE_CFA;
-		e->fp.deref = 1;
-		e->fp.off = g->fp_off;
-	}
-}
 
 static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sframe_enc_row *b)
 {
@@ -300,13 +115,13 @@ static int gen_end_run(struct gen_ctx *c)
 }
 
 /* A lazy PLT row [lo, hi): its own PC-mask function of 16-byte blocks. */
-static int gen_add_plt(struct gen_ctx *c, const struct gen_rule *g, __u64 lo, __u64 hi)
+static int gen_add_plt(struct gen_ctx *c, const struct dw_cfi_rule *g, __u64 lo, __u64 hi)
 {
 	struct dw_sframe_enc_row e;
 	size_t row0 = c->nrows;
 	int err;
 
-	gen_enc_row(g, 0, &e);
+	dw_cfi_enc_row(g, 0, &e);
 	if (g->plt_thr) {
 		err = gen_push_row(c, &e);
 		if (err)
@@ -321,7 +136,7 @@ static int gen_add_plt(struct gen_ctx *c, const struct gen_rule *g, __u64 lo, __
 }
 
 /* Add the expressible row [lo, hi) to the current run (starting one if needed). */
-static int gen_add_row(struct gen_ctx *c, const struct gen_rule *g, __u64 lo, __u64 hi)
+static int gen_add_row(struct gen_ctx *c, const struct dw_cfi_rule *g, __u64 lo, __u64 hi)
 {
 	struct dw_sframe_enc_row e;
 	int err;
@@ -338,7 +153,7 @@ static int gen_add_row(struct gen_ctx *c, const struct gen_rule *g, __u64 lo, __
 		c->run_start = lo;
 		c->run_row0 = c->nrows;
 	}
-	gen_enc_row(g, (__u32)(lo - c->run_start), &e);
+	dw_cfi_enc_row(g, (__u32)(lo - c->run_start), &e);
 	c->run_end = hi;
 	if (c->nrows > c->run_row0 && gen_same_row(&c->rows[c->nrows - 1], &e))
 		return 0;
@@ -391,7 +206,7 @@ static int gen_frame(struct gen_ctx *c, __u64 pc, Dwarf_Frame **f)
 static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
 {
 	__u64 pc = rg->lo, lo, hi;
-	struct gen_rule g;
+	struct dw_cfi_rule g;
 	Dwarf_Frame *f;
 	Dwarf_Addr s, e;
 	bool signal;
@@ -415,7 +230,7 @@ static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
 		if (ra < 0)
 			g.why = DW_SFRAME_GEN_BAD_CFI;
 		else
-			gen_classify(f, ra, signal, &g);
+			dw_cfi_classify(f, ra, signal, &g);
 		free(f);
 		c->st->dwarf_rows++;
 		c->st->cfi_bytes += hi - lo;

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One PC's DWARF CFI as an SFrame rule: see cfi_rule.h. */
+#include <stdint.h>
+#include <string.h>
+
+#include "sframe.h"
+#include "sframe/cfi_rule.h"
+#include "sframe/sframe_gen.h"
+
+/* DWARF operations libdw uses to describe CFI rules. */
+#define CFI_OP_PLUS_UCONST	0x23
+#define CFI_OP_BREGX		0x92
+#define CFI_OP_CALL_FRAME_CFA	0x9c
+#define CFI_OP_STACK_VALUE	0x9f
+
+/* Signed view of a DWARF operand that libdw stores unsigned. */
+static __s64 cfi_s64(Dwarf_Word v)
+{
+	return (__s64)v;
+}
+
+static int cfi_fits32(__s64 v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/*
+ * "Where a register is saved" from dwarf_frame_register(): 1 and *off for
+ * offset(N) (stored at CFA + N), 0 for anything else.
+ */
+static int cfi_offset_rule(const Dwarf_Op *ops, size_t nops, __s64 *off)
+{
+	if (!ops || nops < 1 || nops > 2 || ops[0].atom != CFI_OP_CALL_FRAME_CFA)
+		return 0;
+	if (nops == 1) {
+		*off = 0;
+		return 1;
+	}
+	if (ops[1].atom != CFI_OP_PLUS_UCONST)
+		return 0;
+	*off = cfi_s64(ops[1].number);
+	return 1;
+}
+
+/* Is the caller's SP the CFA (val_offset(0), the x86-64 ABI default)? */
+static int cfi_sp_is_cfa(const Dwarf_Op *ops, size_t nops)
+{
+	if (!ops || nops < 2 || nops > 3 || ops[0].atom != CFI_OP_CALL_FRAME_CFA ||
+	    ops[nops - 1].atom != CFI_OP_STACK_VALUE)
+		return 0;
+	return nops == 2 || (ops[1].atom == CFI_OP_PLUS_UCONST && ops[1].number == 0);
+}
+
+/*
+ * The CFA of x86-64 lazy PLT entries (binutils): SP + K while the PC is in
+ * the first N bytes of its 16-byte entry, SP + K + 8 after the push:
+ *   DW_OP_breg7 K; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and; DW_OP_litN;
+ *   DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus
+ * SFrame says the same with a PC-mask FDE of 16-byte blocks.
+ */
+static int cfi_plt_cfa(const Dwarf_Op *ops, size_t nops, __s32 *k, __u32 *thr)
+{
+	static const __u8 want[9] = { 0x77, 0x80, 0x3f, 0x1a, 0, 0x2a, 0x33, 0x24, 0x22 };
+	size_t i;
+
+	if (nops != 9)
+		return 0;
+	for (i = 0; i < 9; i++)
+		if (i != 4 && ops[i].atom != want[i])
+			return 0;
+	if (ops[4].atom < 0x30 || ops[4].atom > 0x3f || ops[1].number ||
+	    !cfi_fits32(cfi_s64(ops[0].number)) || cfi_s64(ops[0].number) > INT32_MAX - 8)
+		return 0;
+	*k = (__s32)cfi_s64(ops[0].number);
+	*thr = (__u32)(ops[4].atom - 0x30);
+	return 1;
+}
+
+/* Classify one CFI row. */
+/**
+ * dw_cfi_classify() - what one PC's CFI means for an SFrame row
+ * @f:		libdw's frame for the PC
+ * @ra_reg:	the return address column
+ * @signal:	the FDE is a signal frame's
+ * @r:		set: the rule, or in @r->why the reason SFrame cannot express it
+ *
+ * Context: user space.
+ */
+void dw_cfi_classify(Dwarf_Frame *f, int ra_reg, bool signal, struct dw_cfi_rule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	__s64 off;
+
+	memset(r, 0, sizeof(*r));
+	r->why = -1;
+	if (signal) {
+		r->why = DW_SFRAME_GEN_SIGNAL;
+		return;
+	}
+	if (ra_reg != CFI_REG_RA) {
+		r->why = DW_SFRAME_GEN_RA;
+		return;
+	}
+	if (dwarf_frame_register(f, CFI_REG_RA, mem, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (nops == 0 && ops == mem) {
+		/* RA undefined: the outermost frame (_start, thread start). */
+		r->outermost = 1;
+		return;
+	}
+	if (!cfi_offset_rule(ops, nops, &off) || off != -8) {
+		r->why = DW_SFRAME_GEN_RA;
+		return;
+	}
+	if (dwarf_frame_cfa(f, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (cfi_plt_cfa(ops, nops, &r->cfa_off, &r->plt_thr)) {
+		r->plt = 1;
+		r->cfa_reg = CFI_REG_SP;
+	} else if (nops != 1 || ops[0].atom != CFI_OP_BREGX) {
+		r->why = DW_SFRAME_GEN_CFA_EXPR;
+		return;
+	} else if (ops[0].number != CFI_REG_SP && ops[0].number != CFI_REG_FP) {
+		r->why = DW_SFRAME_GEN_CFA_REG;
+		return;
+	} else if (!cfi_fits32(cfi_s64(ops[0].number2))) {
+		r->why = DW_SFRAME_GEN_RANGE;
+		return;
+	} else {
+		r->cfa_reg = (__u8)ops[0].number;
+		r->cfa_off = (__s32)cfi_s64(ops[0].number2);
+	}
+	if (dwarf_frame_register(f, CFI_REG_SP, mem, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (!cfi_sp_is_cfa(ops, nops)) {
+		r->why = DW_SFRAME_GEN_SP;
+		return;
+	}
+	if (dwarf_frame_register(f, CFI_REG_FP, mem, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (nops == 0) {
+		/* same_value (ops NULL) or undefined (ops == mem): not saved. */
+		r->fp_undef = ops == mem;
+		return;
+	}
+	if (!cfi_offset_rule(ops, nops, &off)) {
+		r->why = DW_SFRAME_GEN_FP;
+		return;
+	}
+	if (!cfi_fits32(off)) {
+		r->why = DW_SFRAME_GEN_RANGE;
+		return;
+	}
+	r->fp_saved = 1;
+	r->fp_off = (__s32)off;
+}
+
+/**
+ * dw_cfi_enc_row() - an expressible rule as an encoder row
+ * @g:		the rule (@g->why == -1)
+ * @pc_off:	the row's start within its function
+ * @e:		set
+ *
+ * Context: any.
+ */
+void dw_cfi_enc_row(const struct dw_cfi_rule *g, __u32 pc_off, struct dw_sframe_enc_row *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->pc_off = pc_off;
+	if (g->outermost) {
+		e->ra_undef = 1;
+		return;
+	}
+	e->cfa.kind = DUNWIND_SFRAME_RULE_REG;
+	e->cfa.reg = g->cfa_reg;
+	e->cfa.off = g->cfa_off;
+	e->ra.kind = DUNWIND_SFRAME_RULE_CFA;
+	e->ra.deref = 1;
+	e->ra.off = -8;
+	if (g->fp_saved) {
+		e->fp.kind = DUNWIND_SFRAME_RULE_CFA;
+		e->fp.deref = 1;
+		e->fp.off = g->fp_off;
+	}
+}
