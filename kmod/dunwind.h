@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 #include <linux/dunwind.h>
 #include "sframe.h"
 #include "elfread.h"
@@ -287,6 +288,8 @@ struct dunwind_session {
 	atomic_t exec_gen;		/* bumped at every exec in the target */
 	pid_t target_tgid;		/* init-namespace ids, set at START */
 	pid_t target_tid;		/* 0 when following a thread group */
+	bool children;			/* DUNWIND_CFG_CHILDREN: descendants too */
+	struct xarray follow;		/* CHILDREN: followed tgids (follow.c), own lock */
 	bool events_on;			/* tracepoint probes registered */
 	atomic64_t cnt[DW_CNT_MAX];
 };
@@ -304,6 +307,7 @@ int dunwind_session_start(struct dunwind_session *s);
 int dunwind_session_stop(struct dunwind_session *s);
 int dunwind_session_test_nmi(struct dunwind_session *s);
 int dunwind_session_stats(struct dunwind_session *s, void __user *arg);
+bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task);
 
 int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
@@ -315,6 +319,13 @@ int dunwind_events_start(struct dunwind_session *s);
 void dunwind_events_stop(struct dunwind_session *s);
 void dunwind_events_comm(struct dunwind_session *s, struct task_struct *task,
 			 const char *comm, u16 misc);
+
+/* kmod/follow.c: the processes a DUNWIND_CFG_CHILDREN session names in records. */
+void dunwind_follow_init(struct dunwind_session *s);
+void dunwind_follow_free(struct dunwind_session *s);
+int dunwind_follow_add(struct dunwind_session *s, struct task_struct *task);
+bool dunwind_follow_has(struct dunwind_session *s, struct task_struct *task);
+void dunwind_follow_exit(struct dunwind_session *s, struct task_struct *task);
 
 /* kmod/registry.c: SFrame tables registered by user space, per file. */
 int dunwind_registry_register(struct dunwind_session *s, const void __user *arg);

@@ -18,13 +18,16 @@
 #include "dunwind.h"
 
 /*
- * Is @p the session's target thread, or a thread of its target group?
+ * Is @p the session's target thread, or a thread of its target group (with
+ * DUNWIND_CFG_CHILDREN: a thread of a followed process, follow.c)?
  * By struct pid, never by number: the session holds its target's struct
  * pid, so once the target is gone and its number is reused, the new
  * process (maybe another user's) has another struct pid and is not ours.
  */
 static bool dunwind_events_ours(struct dunwind_session *s, struct task_struct *p)
 {
+	if (s->children)
+		return dunwind_follow_has(s, p);
 	if (s->target_tid)
 		return task_pid(p) == s->target;
 	return task_tgid(p) == s->target;
@@ -75,12 +78,22 @@ void dunwind_events_comm(struct dunwind_session *s, struct task_struct *task,
 	dunwind_ring_write(&s->ring, &rec, sizeof(rec), NULL, 0);
 }
 
+/* Is the new task @child followed (threads; with CHILDREN processes too)? */
+static bool dunwind_events_new_ours(struct dunwind_session *s, struct task_struct *child)
+{
+	if (s->target_tid)
+		return false;
+	if (!s->children || !thread_group_leader(child))
+		return dunwind_events_ours(s, child);
+	/* A new process: followed when it inherited one of our events. */
+	return dunwind_task_has_event(s, child) && !dunwind_follow_add(s, child);
+}
+
 static void dunwind_tp_fork(void *data, struct task_struct *parent, struct task_struct *child)
 {
 	struct dunwind_session *s = data;
 
-	/* Only threads of a followed group: a forked process is not followed. */
-	if (s->target_tid || !dunwind_events_ours(s, child))
+	if (!dunwind_events_new_ours(s, child))
 		return;
 	/* The child inherited the creating thread's event. */
 	dunwind_count(s, DW_CNT_THREADS, 1);
@@ -92,8 +105,11 @@ static void dunwind_tp_exit(void *data, DUNWIND_TP_EXIT_PROTO)
 {
 	struct dunwind_session *s = data;
 
-	if (dunwind_events_ours(s, p))
-		dunwind_events_task(s, DUNWIND_REC_EXIT, p, NULL);
+	if (!dunwind_events_ours(s, p))
+		return;
+	dunwind_events_task(s, DUNWIND_REC_EXIT, p, NULL);
+	if (s->children)
+		dunwind_follow_exit(s, p);
 }
 
 static void dunwind_tp_exec(void *data, struct task_struct *p, pid_t old_pid,

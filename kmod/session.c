@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A session: one open of /dev/dunwind, configured once, sampling one
- * thread or one thread group (threads created later inherit the event).
+ * thread or one thread group (threads created later inherit the event;
+ * with DUNWIND_CFG_CHILDREN the processes it creates, and theirs, too).
  */
 #include <linux/capability.h>
 #include <linux/mm.h>
@@ -31,6 +32,7 @@ struct dunwind_session *dunwind_session_new(void)
 	mutex_init(&s->lock);
 	init_rwsem(&s->walk_sem);
 	init_waitqueue_head(&s->drain_wq);
+	dunwind_follow_init(s);
 	return s;
 }
 
@@ -38,6 +40,7 @@ static void dunwind_session_free(struct kref *ref)
 {
 	struct dunwind_session *s = container_of(ref, struct dunwind_session, ref);
 
+	dunwind_follow_free(s);
 	dunwind_mmap_free(&s->mmap_seen);
 	dunwind_sframe_cache_free(&s->sframe);
 	dunwind_pending_free(&s->pending);
@@ -62,7 +65,7 @@ static int dunwind_config_check(struct dunwind_config *c)
 {
 	if (c->flags & ~DUNWIND_CFG_ALL)
 		return -EINVAL;
-	if ((c->flags & DUNWIND_CFG_ENABLE_ON_EXEC) && !c->pid)
+	if ((c->flags & (DUNWIND_CFG_ENABLE_ON_EXEC | DUNWIND_CFG_CHILDREN)) && !c->pid)
 		return -EINVAL;
 	if (!c->pid == !c->tid || c->pid < 0 || c->tid < 0)
 		return -EINVAL;
@@ -188,8 +191,15 @@ static const struct {
 	[DUNWIND_EVENT_BRANCH_MISSES]	= { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
 };
 
-/* Does @task already carry one of @s's events (inherited from a sibling)? */
-static bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task)
+/**
+ * dunwind_task_has_event() - does @task carry one of @s's events?
+ * @s:		session
+ * @task:	a thread; its own event, or one inherited from the thread
+ *		or process that created it
+ *
+ * Context: any but NMI (takes the perf context's lock).
+ */
+bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event;
@@ -257,8 +267,9 @@ static int dunwind_session_attach(struct dunwind_session *s, struct task_struct 
 		.size = sizeof(attr),
 		.config = dunwind_events[s->cfg.event].config,
 		.freq = !!s->cfg.sample_freq,
+		/* New threads; with CHILDREN new processes too (perf's inherit). */
 		.inherit = !!s->cfg.pid,
-		.inherit_thread = !!s->cfg.pid,
+		.inherit_thread = s->cfg.pid && !(s->cfg.flags & DUNWIND_CFG_CHILDREN),
 		.disabled = !!(s->cfg.flags & DUNWIND_CFG_ENABLE_ON_EXEC),
 		.enable_on_exec = !!(s->cfg.flags & DUNWIND_CFG_ENABLE_ON_EXEC),
 	};
@@ -379,6 +390,12 @@ int dunwind_session_start(struct dunwind_session *s)
 	dunwind_ring_set_stopped(&s->ring, false);
 	s->target_tgid = task_tgid_nr(task);
 	s->target_tid = s->cfg.pid ? 0 : task_pid_nr(task);
+	s->children = !!(s->cfg.flags & DUNWIND_CFG_CHILDREN);
+	if (s->children) {
+		ret = dunwind_follow_add(s, task);
+		if (ret)
+			goto out_put_task;
+	}
 	/* Probes first: a thread created while we attach is still seen. */
 	ret = dunwind_events_start(s);
 	if (ret)

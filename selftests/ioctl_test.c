@@ -319,6 +319,14 @@ TEST_F(dev, config_enable_on_exec_with_tid_is_einval)
 	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
 }
 
+TEST_F(dev, config_children_with_tid_is_einval)
+{
+	self->cfg.flags = DUNWIND_CFG_CHILDREN;
+	self->cfg.tid = self->cfg.pid;
+	self->cfg.pid = 0;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
 TEST_F(dev, config_frames_above_max_is_einval)
 {
 	self->cfg.max_user_frames = DUNWIND_MAX_USER_FRAMES + 1;

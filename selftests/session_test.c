@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * session_test: what a session follows and when: threads created after
- * START, two sessions on one target, nothing after STOP.
+ * START, child processes (DUNWIND_CFG_CHILDREN), two sessions on one target,
+ * nothing after STOP.
  */
 #include <errno.h>
 #include <sys/wait.h>
@@ -460,6 +461,143 @@ TEST_F_TIMEOUT(session, full_ring_reports_lost_records, 60)
 	EXPECT_GT(r.lost, 0);
 	EXPECT_GE(st.lost[0], r.lost);
 	dw_records_free(&r);
+}
+
+
+/* What profile_forks() saw of the process tree the forks workload made. */
+struct fork_tree {
+	int pid[3];			/* the target, its child, its grandchild */
+	size_t samples[3];		/* SAMPLE records of each */
+	size_t stacks[3];		/* of those, with a user stack of >= 3 frames */
+	size_t forks[3];		/* FORK records naming it as the new process */
+	int fork_parent_ok[3];		/* its FORK names its parent process */
+	size_t comms[3], exits[3];	/* COMM and EXIT records of it */
+};
+
+/*
+ * Profile the forks workload with @flags: START, then it forks a child
+ * that forks a grandchild; both spin for 800 ms.  Fills @t.  0 or -errno.
+ */
+static int profile_forks(__u32 flags, struct fork_tree *t)
+{
+	const char *argv[] = { "800", NULL };
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_session s;
+	char line[64];
+	int ret, n = 1, k;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	ret = dw_workload_start(&w, "forks", argv, 10000);
+	if (ret)
+		return ret;
+	t->pid[0] = w.pid;
+	dw_records_config(&cfg, w.pid, 0, 1000);
+	cfg.flags = flags;
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (ret) {
+		dw_workload_stop(&w);
+		return ret;
+	}
+	ret = dw_session_start(&s);
+	if (!ret)
+		ret = dw_workload_send(&w, "go");
+	while (!ret) {
+		ret = dw_workload_line(&w, line, sizeof(line), 20000);
+		if (ret || !strcmp(line, "done"))
+			break;
+		if (n < 3 && sscanf(line, "pid %d", &t->pid[n]) == 1)
+			n++;
+		if (!ret)
+			ret = dw_records_drain(&s, &r) < 0 ? -EIO : 0;
+	}
+	if (!ret)
+		ret = dw_session_stop(&s);
+	if (!ret)
+		ret = dw_records_collect(&s, &r, 300);
+	dw_session_close(&s);
+	dw_workload_stop(&w);
+	if (!ret && n != 3)
+		ret = -ESRCH;
+	for (i = 0; !ret && i < r.n; i++) {
+		const struct dunwind_rec_header *h = r.v[i];
+		const struct dunwind_rec_sample *sm = (const void *)h;
+		const struct dunwind_rec_task *tk = (const void *)h;
+		const struct dunwind_rec_comm *c = (const void *)h;
+		const struct dunwind_rec_user_stack *u;
+
+		for (k = 0; k < 3; k++) {
+			if (h->type == DUNWIND_REC_SAMPLE && sm->pid == (__u32)t->pid[k]) {
+				t->samples[k]++;
+				if (sm->cookie && dw_records_stacks_for(&r, sm->cookie, &u) == 1 &&
+				    u->nr >= 3)
+					t->stacks[k]++;
+			}
+			if (h->type == DUNWIND_REC_FORK && tk->pid == (__u32)t->pid[k] &&
+			    tk->pid != tk->ppid) {
+				t->forks[k]++;
+				t->fork_parent_ok[k] = k && tk->ppid == (__u32)t->pid[k - 1];
+			}
+			if (h->type == DUNWIND_REC_COMM && c->pid == (__u32)t->pid[k])
+				t->comms[k]++;
+			if (h->type == DUNWIND_REC_EXIT && tk->pid == (__u32)t->pid[k])
+				t->exits[k]++;
+		}
+	}
+	dw_records_free(&r);
+	return ret;
+}
+
+/* DUNWIND_CFG_CHILDREN: a child and a grandchild are sampled, with user stacks. */
+TEST_F_TIMEOUT(session, children_and_grandchildren_are_sampled, 60)
+{
+	struct fork_tree t;
+	int ret, k;
+
+	ret = profile_forks(DUNWIND_CFG_CHILDREN, &t);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	for (k = 0; k < 3; k++)
+		TH_LOG("pid %d: %zu samples, %zu with stacks", t.pid[k], t.samples[k],
+		       t.stacks[k]);
+	/* They share 2 vCPUs with each other and us: a fraction of 800 ms each. */
+	EXPECT_GE(t.stacks[1], 20);
+	EXPECT_GE(t.stacks[2], 20);
+}
+
+/* DUNWIND_CFG_CHILDREN: each new process gets FORK (naming its parent), COMM and EXIT. */
+TEST_F_TIMEOUT(session, children_get_fork_comm_and_exit_records, 60)
+{
+	struct fork_tree t;
+	int ret, k;
+
+	ret = profile_forks(DUNWIND_CFG_CHILDREN, &t);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	for (k = 1; k < 3; k++) {
+		EXPECT_EQ(1, t.forks[k]) TH_LOG("pid %d: %zu FORK records", t.pid[k], t.forks[k]);
+		EXPECT_TRUE(t.fork_parent_ok[k]) TH_LOG("pid %d: FORK names another parent",
+							t.pid[k]);
+		EXPECT_GE(t.comms[k], 1);
+		EXPECT_EQ(1, t.exits[k]);
+	}
+	EXPECT_EQ(0, t.forks[0]);
+}
+
+/* Without DUNWIND_CFG_CHILDREN a pid target's child processes are not followed. */
+TEST_F_TIMEOUT(session, children_not_followed_without_the_flag, 60)
+{
+	struct fork_tree t;
+	int ret, k;
+
+	ret = profile_forks(0, &t);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	for (k = 1; k < 3; k++) {
+		EXPECT_EQ(0, t.samples[k]);
+		EXPECT_EQ(0, t.forks[k]);
+		EXPECT_EQ(0, t.comms[k]);
+		EXPECT_EQ(0, t.exits[k]);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -26,7 +26,9 @@
  *			-E2BIG.
  * @flags:		DUNWIND_CFG_*; unknown bits: -EINVAL.
  * @pid:		follow this thread group: every thread it has now and
- *			every thread it creates later.  Exactly one of @pid and
+ *			every thread it creates later (and with
+ *			DUNWIND_CFG_CHILDREN every process it creates later,
+ *			and theirs).  Exactly one of @pid and
  *			@tid is non-zero, else -EINVAL.  Ids are in the caller's
  *			pid namespace.  No such process: -ESRCH.
  * @tid:		follow this one thread only.
@@ -89,7 +91,15 @@ enum dunwind_event {
  * child, then lets it exec the command.  Only with @pid.
  */
 #define DUNWIND_CFG_ENABLE_ON_EXEC	(1U << 1)
-#define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY | DUNWIND_CFG_ENABLE_ON_EXEC)
+/*
+ * Follow the processes the target creates too (fork, vfork, clone without
+ * CLONE_THREAD), and theirs, across exec: each inherits the event of the
+ * thread that created it, as with perf's inherit without inherit_thread.
+ * FORK, COMM, EXIT and MMAP records name them.  Only with @pid.
+ */
+#define DUNWIND_CFG_CHILDREN		(1U << 2)
+#define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY | DUNWIND_CFG_ENABLE_ON_EXEC | \
+					 DUNWIND_CFG_CHILDREN)
 
 #define DUNWIND_DEFAULT_USER_FRAMES	128
 #define DUNWIND_MAX_USER_FRAMES		1024
@@ -339,7 +349,8 @@ struct dunwind_rec_header {
  *		char comm[16];		// NUL-terminated
  *	};
  *
- * DUNWIND_REC_FORK: a new thread of a followed thread group.
+ * DUNWIND_REC_FORK: a new thread of a followed thread group, or with
+ * DUNWIND_CFG_CHILDREN a new process (@pid differs from @ppid).
  * DUNWIND_REC_EXIT: a target thread exited.
  *
  *	struct dunwind_rec_task {
