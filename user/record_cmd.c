@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dunwind record: sample a command, a process or a thread and write every
- * record of the ring to a capture file.
+ * dunwind record: sample a command, a process or a thread (and the
+ * processes they create) and write every record of the ring to a capture
+ * file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,7 @@ struct record_opts {
 	int no_gen;			/* --no-gen-sframe */
 	int no_ksyms;			/* --no-kallsyms */
 	int no_usyms;			/* --no-symbol-snapshot */
+	int no_inherit;			/* --no-inherit: not the processes it creates */
 	int pid, tid;
 	char **cmd;			/* NULL-terminated, or NULL */
 };
@@ -121,8 +123,12 @@ static const struct dw_option record_options[] = {
 	OPT_BOOL(0, "no-symbol-snapshot", struct record_opts, no_usyms,
 		 "do not store the user functions hit in the capture (reports then need the "
 		 "binaries)"),
+	OPT_BOOL(0, "no-inherit", struct record_opts, no_inherit,
+		 "do not follow the processes the command (or -p's process) creates; "
+		 "threads are followed all the same"),
 	OPT_INT('p', "pid", struct record_opts, pid, "PID", 1, INT_MAX,
-		"profile this process (all its threads)"),
+		"profile this process (all its threads, and the processes it creates from "
+		"now on)"),
 	OPT_INT('t', "tid", struct record_opts, tid, "TID", 1, INT_MAX,
 		"profile this thread only"),
 	OPT_STRING(0, "device", struct record_opts, device, "PATH",
@@ -137,7 +143,8 @@ const struct dw_cmd_help dw_record_help = {
 		"record [options] (-p PID | -t TID | [--] CMD [ARGS...])", NULL
 	},
 	.doc = "Samples the target with the dunwind module (/dev/dunwind) and writes every "
-	       "record of its ring to a capture file: samples with their kernel stacks, the "
+	       "record of its ring to a capture file (following the processes the command or "
+	       "-p's process creates, like perf, unless --no-inherit): samples with their kernel stacks, the "
 	       "user stacks the module walked when the threads returned to user space, "
 	       "mappings with build-ids, thread names and a snapshot of the kernel symbols the "
 	       "samples need. With a command, its exit status is dunwind's. Libraries without "
@@ -700,6 +707,9 @@ static int do_record(const struct record_opts *o)
 	/* For -- CMD, sample the command, not our child before its exec. */
 	if (o->cmd)
 		cfg.flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
+	/* Like perf: the processes it creates too (fork, exec), unless --no-inherit. */
+	if ((o->cmd || o->pid) && !o->no_inherit)
+		cfg.flags |= DUNWIND_CFG_CHILDREN;
 	cfg.sample_freq = o->freq;
 	cfg.sample_period = o->period;
 	cfg.event = (__u32)o->event;
