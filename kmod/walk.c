@@ -19,6 +19,7 @@
 #include <asm/ucontext.h>
 #include <asm/unistd.h>
 #include <linux/auxvec.h>
+#include <linux/elf.h>
 #include "dunwind.h"
 #include "record.h"
 
@@ -88,7 +89,10 @@ static int dunwind_stack_bounds(struct mm_struct *mm, unsigned long sp,
 }
 
 #define DUNWIND_MAX_RESTORERS	4
-/* A return address this close after the ELF entry point returns into _start. */
+/*
+ * A return address this close after an entry point returns into the entry
+ * code: the program's _start, or the loader's (_start, _dl_start_user).
+ */
 #define DUNWIND_ENTRY_BYTES	64
 
 /*
@@ -97,7 +101,8 @@ static int dunwind_stack_bounds(struct mm_struct *mm, unsigned long sp,
  * entry, each next() the caller of the last one, until @done is set with
  * @stop saying why: DUNWIND_STOP_END only where the unwind information
  * marks the outermost frame (RA undefined, a zero-offset FRE), at the
- * program's _start, or at a new thread's first instruction after clone.
+ * program's or the loader's entry code, or at a new thread's first
+ * instruction after clone.
  */
 struct dunwind_unwind {
 	unsigned long ip, sp, fp;
@@ -111,6 +116,7 @@ struct dunwind_unwind {
 	unsigned int nr_restorers;
 	unsigned int signals;		/* signal frames crossed */
 	unsigned long entry;		/* AT_ENTRY: the program's _start; 0 unknown */
+	unsigned long ld_entry;		/* the loader's entry point; 0 unknown, none */
 	struct dunwind_session *s;
 	struct pt_regs *regs;		/* at kernel entry */
 	struct dunwind_sframe_memo memo;
@@ -162,39 +168,63 @@ static bool dunwind_unwind_is_restorer(const struct dunwind_unwind *st)
 	return false;
 }
 
-/* The program's entry point (_start) from the auxiliary vector; 0 if none. */
-static unsigned long dunwind_unwind_entry(struct mm_struct *mm)
+/* An entry of the auxiliary vector; 0 if none. */
+static unsigned long dunwind_unwind_auxv(struct mm_struct *mm, unsigned long type)
 {
 	unsigned int i;
 
 	for (i = 0; i + 1 < ARRAY_SIZE(mm->saved_auxv) && mm->saved_auxv[i] != AT_NULL; i += 2)
-		if (mm->saved_auxv[i] == AT_ENTRY)
+		if (mm->saved_auxv[i] == type)
 			return mm->saved_auxv[i + 1];
 	return 0;
 }
 
 /*
- * A new thread that has not run a user instruction of its own yet: its
- * registers are the creator's at clone()/clone3() with 0 in rax, and its
- * stack is the new, empty one.  The IP after the syscall is its root.
+ * The entry points where the process's first instruction can lie: the
+ * program's (AT_ENTRY) and, for a dynamic program, the loader's (its ELF
+ * header's e_entry, read from its image at AT_BASE).
+ * Context: task_work of current (may fault).
  */
-static bool dunwind_unwind_new_thread(const struct dunwind_unwind *st)
+static void dunwind_unwind_entries(struct dunwind_unwind *st)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long base = dunwind_unwind_auxv(mm, AT_BASE), e_entry;
+
+	st->entry = dunwind_unwind_auxv(mm, AT_ENTRY);
+	if (base && !get_user(e_entry, (const unsigned long __user *)
+			      (base + offsetof(struct elf64_hdr, e_entry))))
+		st->ld_entry = base + e_entry;
+}
+
+/*
+ * A task on a new stack that has not run a user instruction of its own
+ * yet (a thread, or posix_spawn()'s child): its registers are the
+ * creator's at clone3(), or at clone() with a stack (rsi), with 0 in rax,
+ * and its stack is the new, empty one.  The IP after the syscall is its
+ * root, whatever the creator's CFI says there (it describes the creator's
+ * stack).  fork() (clone without a stack) copies the creator's stack,
+ * which unwinds as usual.  glibc uses clone3 only with a new stack.
+ */
+static bool dunwind_unwind_new_stack(const struct dunwind_unwind *st)
 {
 	const struct pt_regs *regs = st->regs;
 
-	if (thread_group_leader(current) || regs->ax)
+	if (!st->exact || st->ip != regs->ip || st->sp != regs->sp || regs->ax)
 		return false;
-	return regs->orig_ax == __NR_clone || regs->orig_ax == __NR_clone3;
+	return regs->orig_ax == __NR_clone3 || (regs->orig_ax == __NR_clone && regs->si);
 }
 
-/* Is the frame at @st the outermost one by convention (_start, new thread)? */
-static bool dunwind_unwind_at_root(const struct dunwind_unwind *st)
+static bool dunwind_unwind_near(unsigned long pc, unsigned long entry)
+{
+	return entry && pc >= entry && pc - entry < DUNWIND_ENTRY_BYTES;
+}
+
+/* Is the frame at @st in the process's entry code (_start, the loader's)? */
+static bool dunwind_unwind_at_entry(const struct dunwind_unwind *st)
 {
 	unsigned long pc = st->exact ? st->ip : st->ip - 1;
 
-	if (st->entry && pc >= st->entry && pc - st->entry < DUNWIND_ENTRY_BYTES)
-		return true;
-	return st->method == 0 && dunwind_unwind_new_thread(st);
+	return dunwind_unwind_near(pc, st->entry) || dunwind_unwind_near(pc, st->ld_entry);
 }
 
 /*
@@ -238,6 +268,8 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 	};
 	int ret = -ENOENT;
 
+	if (dunwind_unwind_new_stack(st))
+		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	if (!(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY))
 		ret = dunwind_sframe_rule(st->s, &st->memo, st->exact ? st->ip : st->ip - 1, rule);
 	if (ret == -EINTR)
@@ -248,7 +280,7 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 		st->method = DUNWIND_UNWIND_SFRAME;
 		return true;
 	}
-	if (dunwind_unwind_at_root(st))
+	if (dunwind_unwind_at_entry(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	/* The file has a table, but not for this code: nothing recovers it. */
 	if (ret == -ENODATA)
@@ -331,7 +363,7 @@ static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_sessi
 	st->sp = regs->sp;
 	st->fp = regs->bp;
 	st->exact = true;
-	st->entry = dunwind_unwind_entry(current->mm);
+	dunwind_unwind_entries(st);
 	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi)) {
 		/* Still one frame: the IP is known. */
 		st->last = true;
