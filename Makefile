@@ -40,7 +40,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/dunwind-$(DKMS_VERSION)
 export KDIR KVER
 
 .PHONY: all module user selftests deps unit fuzz fuzz-short vmtest check demo \
-	install install-user install-dkms install-udev dkms clean bench
+	install install-user install-dkms install-udev dkms clean bench programs
 
 all: module user
 
@@ -90,6 +90,10 @@ demo: deps
 
 bench: user
 	tools/bench
+
+# Stock Debian programs (gzip, sort | xz, python3...) profiled as a user would.
+programs: module user
+	tools/programs
 
 install: all install-user install-dkms install-udev
 	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod INSTALL_MOD_DIR=extra modules_install

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench/programs/roots.awk: per process and thread, how many user stacks of
+# 'dunwind script' output reach the real root.  POSIX awk (busybox's).
+#
+#   awk [-v show=N] -f roots.awk SCRIPT.txt
+#
+# A user stack reaches the root when it has no [truncated: ...] marker (the
+# module ended it at a root) and its outermost frame lies in a file and, if
+# it has a symbol, is entry code: the program's or the loader's _start,
+# _dl_start_user, or a new stack's clone3/clone (a thread, posix_spawn's
+# child).  A frame outside any file mapping is one in [unknown] or //anon.
+# Prints one line per thread, then per process:
+#   T pid/tid comm samples=N user=N rooted=N unknown=N top=SYM:N
+#   P pid comm samples=N user=N rooted=N unknown=N
+# top: the most frequent outermost frame of the stacks that did not reach
+# a root, to see why; show=N prints the first N of those stacks on stderr.
+# A stack that ended 'exited' (the thread exited or exec'd before its walk:
+# its user stack is gone) is no user stack: it counts in exited=N.
+function flush(   i, sym, rooted) {
+	if (!insample)
+		return
+	insample = 0
+	key = pid "/" tid
+	if (!(key in tcomm)) {
+		tcomm[key] = comm
+		tkeys[++ntkeys] = key
+	}
+	if (!(pid in pcomm)) {
+		pcomm[pid] = comm
+		pkeys[++npkeys] = pid
+	}
+	tsamples[key]++
+	psamples[pid]++
+	if (!nuser && !trunc)
+		return
+	if (trunc && truncwhy == "exited") {
+		texited[key]++
+		pexited[pid]++
+		return
+	}
+	tunknown[key] += unknown
+	punknown[pid] += unknown
+	sym = outer
+	sub(/\+0x[0-9a-f]+$/, "", sym)
+	# Stripped distribution files name few symbols: an unnamed outermost
+	# frame in a file passes on the module's word (stop END), a named one
+	# must be entry code.
+	tuser[key]++
+	puser[pid]++
+	rooted = !trunc && outerdso ~ /^\(\// &&
+		 (sym == "[unknown]" || sym == "_start" || sym == "_dl_start_user" ||
+		  sym == "__clone3" || sym == "clone3" || sym == "__clone" || sym == "clone")
+	if (rooted) {
+		trooted[key]++
+		prooted[pid]++
+		return
+	}
+	why = trunc ? truncwhy " in " outer : sym " (" outerdso ")"
+	if (shown < show) {
+		shown++
+		printf "# not rooted:\n#%s\n", text > "/dev/stderr"
+	}
+	miss[key, why]++
+	if (miss[key, why] > topn[key]) {
+		topn[key] = miss[key, why]
+		top[key] = why
+	}
+}
+/^[^ \t]/ && /: [0-9]+ [a-z-]+:$/ {
+	flush()
+	insample = 1
+	text = $0
+	nuser = 0
+	trunc = 0
+	unknown = 0
+	outer = ""
+	outerdso = ""
+	# COMM may hold spaces: PID/TID is the field before [CPU].
+	for (i = 1; i <= NF; i++)
+		if ($i ~ /^\[[0-9]+\]$/)
+			break
+	split($(i - 1), pt, "/")
+	pid = pt[1]
+	tid = pt[2]
+	comm = $1
+	for (j = 2; j < i - 1; j++)
+		comm = comm " " $j
+	next
+}
+/^[ \t]+[0-9a-f]+ / && insample {
+	text = text "\n#" $0
+	ip = $1
+	dso = $NF
+	if (dso == "([truncated])") {
+		trunc = 1
+		truncwhy = $3
+		sub(/\]$/, "", truncwhy)
+		next
+	}
+	if (length(ip) >= 16 && ip ~ /^ffff/)
+		next		# kernel
+	nuser++
+	outer = $2
+	outerdso = dso
+	if (dso == "([unknown])" || dso == "(//anon)")
+		unknown++
+	next
+}
+/^$/ { flush() }
+END {
+	flush()
+	for (k = 1; k <= ntkeys; k++) {
+		key = tkeys[k]
+		printf "T %s %s samples=%d user=%d rooted=%d unknown=%d exited=%d top=%s:%d\n",
+			key, tcomm[key], tsamples[key], tuser[key], trooted[key], tunknown[key],
+			texited[key], top[key] == "" ? "-" : top[key], topn[key]
+	}
+	for (k = 1; k <= npkeys; k++) {
+		p = pkeys[k]
+		printf "P %s %s samples=%d user=%d rooted=%d unknown=%d exited=%d\n", p,
+			pcomm[p], psamples[p], puser[p], prooted[p], punknown[p], pexited[p]
+	}
+}
