@@ -143,4 +143,8 @@ static inline const struct inode *dunwind_reg_file_inode(const struct file *f)
 }
 #endif
 
+/* sched_switch: the same on 6.1, 6.12 and 7.2 (prev_state since 5.18). */
+#define DUNWIND_TP_SWITCH_PROTO	bool preempt, struct task_struct *prev,		\
+				struct task_struct *next, unsigned int prev_state
+
 #endif /* DUNWIND_COMPAT_H */

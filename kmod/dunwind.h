@@ -119,6 +119,28 @@ static inline bool dunwind_pending_move(struct dunwind_pending_slot *slot, int f
 }
 
 /*
+ * kmod/offcpu.c: threads of the target switched out while blocked, until
+ * they are switched back in.  A slot is claimed (cmpxchg) by the blocking
+ * thread in its switch out, and read and freed by the CPU that switches it
+ * back in (or by STOP once the probe is gone): never both at once, since a
+ * thread runs nowhere between the two.
+ */
+struct dunwind_offcpu_slot {
+	struct task_struct *task;	/* referenced; NULL when free (cmpxchg) */
+	u64 start;			/* switch out, CLOCK_MONOTONIC ns */
+	u32 flags;			/* DUNWIND_SAMPLE_KERNEL_TRUNC */
+	u32 nr;				/* kernel IPs in @ips */
+	u64 ips[];			/* max_kernel_frames */
+};
+
+struct dunwind_offcpu {
+	void *slots;			/* @nr slots of @stride bytes */
+	u32 mask;			/* @nr - 1 */
+	u32 stride;
+	bool on;			/* probe registered */
+};
+
+/*
  * kmod/mmap.c: a mapping as it was when looked up, the key of the caches
  * that remember what was found about it (MMAP reported, SFrame table).
  * A changed mapping has another key.  The file is named by its inode's
@@ -247,6 +269,9 @@ enum dunwind_counter {
 	DW_CNT_SFRAME_NS,
 	DW_CNT_PENDING_FULL,
 	DW_CNT_THREADS,
+	DW_CNT_OFFCPU,
+	DW_CNT_OFFCPU_SHORT,
+	DW_CNT_OFFCPU_FULL,
 	DW_CNT_MAX,
 };
 
@@ -278,6 +303,7 @@ struct dunwind_session {
 	atomic_t nr_queued;		/* walks queued, not yet run (task_work) */
 	wait_queue_head_t drain_wq;	/* woken as @nr_queued drops */
 	struct dunwind_sframe_cache sframe;
+	struct dunwind_offcpu offcpu;
 	/* Tables this session registered; Guarded by dunwind_reg_lock (registry.c). */
 	struct {
 		dev_t dev;
@@ -327,6 +353,13 @@ int dunwind_follow_add(struct dunwind_session *s, struct task_struct *task);
 bool dunwind_follow_has(struct dunwind_session *s, struct task_struct *task);
 void dunwind_follow_exit(struct dunwind_session *s, struct task_struct *task);
 
+/* kmod/offcpu.c: off-CPU samples from the sched_switch tracepoint. */
+int dunwind_offcpu_init(void);
+int dunwind_offcpu_alloc(struct dunwind_offcpu *oc, const struct dunwind_config *cfg);
+void dunwind_offcpu_free(struct dunwind_offcpu *oc);
+int dunwind_offcpu_start(struct dunwind_session *s);
+void dunwind_offcpu_stop(struct dunwind_session *s);
+
 /* kmod/registry.c: SFrame tables registered by user space, per file. */
 int dunwind_registry_register(struct dunwind_session *s, const void __user *arg);
 void dunwind_registry_session_close(struct dunwind_session *s);
@@ -346,6 +379,7 @@ void dunwind_sample_exit(void);
 int dunwind_sample_test_nmi(struct dunwind_session *s);
 void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
 			     struct pt_regs *regs);
+u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags);
 
 /* kmod/walk.c: the deferred user walk. */
 void dunwind_walk_work(struct callback_head *work);

@@ -97,6 +97,9 @@ static int __init dunwind_init(void)
 	ret = dunwind_events_init();
 	if (ret)
 		return ret;
+	ret = dunwind_offcpu_init();
+	if (ret)
+		return ret;
 	ret = dunwind_sample_init();
 	if (ret)
 		return ret;

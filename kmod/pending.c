@@ -7,6 +7,9 @@
  * Only the owning thread inserts and removes its own slot: insertion in
  * its overflow handler (NMI/IRQ), removal at the end of its walk
  * (task_work).  Other threads only race to claim free slots, by cmpxchg.
+ * Off-CPU samples insert for a thread that runs nowhere (being switched
+ * in, or blocked at STOP after the handlers are gone), which then cannot
+ * insert for itself at the same time.
  * Lookups probe a bounded window of DUNWIND_PENDING_PROBE slots, so the
  * table needs no tombstones and no lock.
  */
@@ -54,9 +57,9 @@ static u32 dunwind_pending_hash(struct dunwind_pending *p, struct task_struct *t
 /**
  * dunwind_pending_find() - the slot @task owns, if it has a walk pending
  * @p:		table
- * @task:	current
+ * @task:	the thread (see Context)
  *
- * Context: NMI/IRQ (overflow handler) of @task itself.
+ * Context: NMI/IRQ (overflow handler) of @task itself, or @task runs nowhere.
  * Return: the slot, or NULL.
  */
 struct dunwind_pending_slot *dunwind_pending_find(struct dunwind_pending *p,
@@ -78,9 +81,9 @@ struct dunwind_pending_slot *dunwind_pending_find(struct dunwind_pending *p,
 /**
  * dunwind_pending_claim() - take a free slot for @task
  * @p:		table
- * @task:	current, which must not own a slot already
+ * @task:	the thread (see Context), which must not own a slot already
  *
- * Context: NMI/IRQ (overflow handler) of @task itself.
+ * Context: NMI/IRQ (overflow handler) of @task itself, or @task runs nowhere.
  * Return: the slot, now owned by @task, or NULL if the window is full.
  */
 struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,

@@ -151,7 +151,7 @@ static bool dunwind_queue_walk(struct dunwind_pending_slot *slot, int mode)
 	dunwind_pending_release(slot);
 	/* No one waits for this yet: close waits only after the handlers stopped. */
 	atomic_dec(&s->nr_queued);
-	refcount_dec(&s->ref.refcount);	/* never the last: see dunwind_user_cookie() */
+	refcount_dec(&s->ref.refcount);	/* never the last: see dunwind_sample_cookie() */
 	module_put(THIS_MODULE);
 	return false;
 }
@@ -172,14 +172,22 @@ static void dunwind_nmi_bounce(struct irq_work *iw)
 	dunwind_queue_walk(container_of(iw, struct dunwind_pending_slot, bounce), TWA_RESUME);
 }
 
-/*
- * The cookie for current's user part: the pending one if a walk is queued
- * for this stay in the kernel, else a new one with a walk queued now.
+/**
+ * dunwind_sample_cookie() - the cookie for @task's user part
+ * @s:		session
+ * @task:	current (overflow handler), or a target thread not running
+ *		anywhere: being switched in here (kmod/offcpu.c), or blocked
+ *		once the session's handlers and probes are gone (STOP)
+ * @flags:	DUNWIND_SAMPLE_* to add to when there is no user part
+ *
+ * The pending one if a walk is queued for this stay in the kernel, else a
+ * new one with a walk queued now.
+ *
+ * Context: hardirq or NMI (current), the sched_switch tracepoint, or ioctl.
  * Return: the cookie, or 0 with @flags saying why there is no user part.
  */
-static u64 dunwind_user_cookie(struct dunwind_session *s, u32 *flags)
+u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags)
 {
-	struct task_struct *task = current;
 	struct dunwind_pending_slot *slot;
 	u64 cookie;
 
@@ -277,7 +285,7 @@ static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs
 		if (!(current->flags & DUNWIND_PF_NO_USER) && current->mm)
 			rec.user_ip = task_pt_regs(current)->ip;
 	}
-	rec.cookie = dunwind_user_cookie(s, &rec.flags);
+	rec.cookie = dunwind_sample_cookie(s, current, &rec.flags);
 	if (!rec.cookie)
 		dunwind_count(s, DW_CNT_SAMPLES_NO_USER, 1);
 	rec.nr_kernel = nr;

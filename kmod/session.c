@@ -42,6 +42,7 @@ static void dunwind_session_free(struct kref *ref)
 
 	dunwind_follow_free(s);
 	dunwind_mmap_free(&s->mmap_seen);
+	dunwind_offcpu_free(&s->offcpu);
 	dunwind_sframe_cache_free(&s->sframe);
 	dunwind_pending_free(&s->pending);
 	dunwind_ring_free(&s->ring);
@@ -75,6 +76,8 @@ static int dunwind_config_check(struct dunwind_config *c)
 	    (c->sample_period && c->sample_period < 10000))
 		return -EINVAL;
 	if (c->event >= DUNWIND_EVENT_MAX || memchr_inv(c->__reserved, 0, sizeof(c->__reserved)))
+		return -EINVAL;
+	if (c->offcpu_thresh_ns && !(c->flags & DUNWIND_CFG_OFF_CPU))
 		return -EINVAL;
 	if (!c->max_user_frames)
 		c->max_user_frames = DUNWIND_DEFAULT_USER_FRAMES;
@@ -159,12 +162,17 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	ret = dunwind_mmap_init(&s->mmap_seen);
 	if (ret)
 		goto out_free_sframe;
+	ret = dunwind_offcpu_alloc(&s->offcpu, &cfg);
+	if (ret)
+		goto out_free_mmap;
 	s->cfg = cfg;
 	s->target = pid;
 	s->configured = true;
 	mutex_unlock(&s->lock);
 	return 0;
 
+out_free_mmap:
+	dunwind_mmap_free(&s->mmap_seen);
 out_free_sframe:
 	dunwind_sframe_cache_free(&s->sframe);
 out_free_ring:
@@ -314,6 +322,8 @@ static void dunwind_session_detach(struct dunwind_session *s)
 	s->nr_tasks = 0;
 	/* Overflow handlers in flight (NMI, IRQ) have returned after this. */
 	synchronize_rcu();
+	/* Last: threads still blocked get their samples, no handler races them. */
+	dunwind_offcpu_stop(s);
 }
 
 /*
@@ -400,6 +410,9 @@ int dunwind_session_start(struct dunwind_session *s)
 	ret = dunwind_events_start(s);
 	if (ret)
 		goto out_put_task;
+	ret = dunwind_offcpu_start(s);
+	if (ret)
+		goto out_detach;
 	if (s->cfg.pid)
 		ret = dunwind_session_attach_group(s, task);
 	else
@@ -530,6 +543,9 @@ int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 	st.sframe_ns = atomic64_read(&s->cnt[DW_CNT_SFRAME_NS]);
 	st.pending_full = atomic64_read(&s->cnt[DW_CNT_PENDING_FULL]);
 	st.threads = atomic64_read(&s->cnt[DW_CNT_THREADS]);
+	st.offcpu_samples = atomic64_read(&s->cnt[DW_CNT_OFFCPU]);
+	st.offcpu_short = atomic64_read(&s->cnt[DW_CNT_OFFCPU_SHORT]);
+	st.offcpu_full = atomic64_read(&s->cnt[DW_CNT_OFFCPU_FULL]);
 	dunwind_registry_stats(&st.reg_tables, &st.reg_bytes);
 	mutex_lock(&s->lock);
 	if (s->configured)

@@ -53,6 +53,9 @@
  *			with -ENOENT or -EOPNOTSUPP where no PMU counts a
  *			hardware event (a VM without a virtual PMU).
  *			Hardware events overflow in NMI.
+ * @offcpu_thresh_ns:	with DUNWIND_CFG_OFF_CPU: blocks shorter than this
+ *			give no sample (counted in @offcpu_short).  Without
+ *			the flag it must be zero, else -EINVAL.
  * @__reserved:		must be zero.
  */
 struct dunwind_config {
@@ -68,7 +71,8 @@ struct dunwind_config {
 	__u32 wakeup_bytes;
 	__u32 max_pending;
 	__u32 event;			/* was __reserved0 (zero: cpu-clock) */
-	__u64 __reserved[4];
+	__u64 offcpu_thresh_ns;		/* was __reserved[0] (zero: every block) */
+	__u64 __reserved[3];
 };
 #define DUNWIND_CONFIG_SIZE_VER0	88
 
@@ -98,8 +102,20 @@ enum dunwind_event {
  * FORK, COMM, EXIT and MMAP records name them.  Only with @pid.
  */
 #define DUNWIND_CFG_CHILDREN		(1U << 2)
+/*
+ * Off-CPU samples as well: each time a target thread is switched out
+ * while not runnable (it blocks: sleep, I/O, lock, wait), one SAMPLE with
+ * DUNWIND_SAMPLE_OFF_CPU when it is next switched in, its period the ns
+ * it stayed off CPU, its kernel stack the one at the switch, its user
+ * stack walked at its next return to user space (a cookie, as usual).
+ * Threads still blocked at STOP get theirs at STOP, with
+ * DUNWIND_SAMPLE_OFF_CPU_OPEN.  Threads blocked at START count from their
+ * next block.  Only the target's own threads (@pid's group or @tid), not
+ * the processes DUNWIND_CFG_CHILDREN follows.
+ */
+#define DUNWIND_CFG_OFF_CPU		(1U << 3)
 #define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY | DUNWIND_CFG_ENABLE_ON_EXEC | \
-					 DUNWIND_CFG_CHILDREN)
+					 DUNWIND_CFG_CHILDREN | DUNWIND_CFG_OFF_CPU)
 
 #define DUNWIND_DEFAULT_USER_FRAMES	128
 #define DUNWIND_MAX_USER_FRAMES		1024
@@ -136,6 +152,11 @@ enum dunwind_event {
  * @reg_tables:		SFrame tables registered in the module (all sessions).
  * @reg_bytes:		kernel memory they hold, counted against the cap
  *			(module parameter sframe_cap_mb, default 64).
+ * @offcpu_samples:	off-CPU samples written (DUNWIND_CFG_OFF_CPU), of
+ *			which @samples counts none.
+ * @offcpu_short:	blocks shorter than offcpu_thresh_ns: no sample.
+ * @offcpu_full:	blocks not measured: max_pending threads were
+ *			blocked at once already.
  */
 struct dunwind_stats {
 	__u32 size;
@@ -157,9 +178,13 @@ struct dunwind_stats {
 	__u64 threads;
 	__u64 reg_tables;		/* since VER1 */
 	__u64 reg_bytes;
+	__u64 offcpu_samples;		/* since VER2 */
+	__u64 offcpu_short;
+	__u64 offcpu_full;
 };
 #define DUNWIND_STATS_SIZE_VER0		184
 #define DUNWIND_STATS_SIZE_VER1		200
+#define DUNWIND_STATS_SIZE_VER2		224
 
 #define DUNWIND_IOC_MAGIC	0xDE
 /* Configure the session (once): struct dunwind_config *. Then mmap. */
@@ -282,11 +307,19 @@ struct dunwind_rec_header {
  *		__u32 flags;		// DUNWIND_SAMPLE_*
  *		__u64 user_ip;		// user IP at the sample; 0 if unknown
  *		__u64 period;		// ns of CPU time this sample stands for
+ *					// (OFF_CPU: ns off CPU)
  *		__u16 nr_kernel;	// kernel IPs that follow
  *		__u16 __reserved0;
  *		__u32 __reserved1;
  *		__u64 ips[nr_kernel];	// kernel IPs, innermost first
  *	};
+ *
+ * An off-CPU sample (DUNWIND_SAMPLE_OFF_CPU) is written when the thread
+ * is switched back in (@time, @cpu: then and there), or at STOP
+ * (DUNWIND_SAMPLE_OFF_CPU_OPEN: it was still blocked; @period is the time
+ * so far).  Its kernel IPs are those at the switch out, innermost first
+ * from the scheduler's caller (__schedule); @user_ip is the user IP at
+ * kernel entry.
  *
  * Every sample with a non-zero cookie has exactly one USER_STACK with the
  * same cookie in the ring (before or after it), unless it was lost (then
@@ -400,6 +433,10 @@ struct dunwind_rec_sample {
 #define DUNWIND_SAMPLE_PENDING_FULL	(1U << 4)
 /* Taken in NMI (hardware events, DUNWIND_IOC_TEST_NMI). */
 #define DUNWIND_SAMPLE_NMI		(1U << 5)
+/* An off-CPU sample: @period is ns off CPU (DUNWIND_CFG_OFF_CPU). */
+#define DUNWIND_SAMPLE_OFF_CPU		(1U << 6)
+/* ... of a thread still blocked at STOP: the time so far. */
+#define DUNWIND_SAMPLE_OFF_CPU_OPEN	(1U << 7)
 
 struct dunwind_rec_user_stack {
 	struct dunwind_rec_header hdr;
@@ -487,7 +524,7 @@ struct dunwind_rec_task {
 #define __DUNWIND_ASSERT(c, m) static_assert(c, m)
 #endif
 __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
-__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER1, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER2, "stats");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");
 __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_head) == 64, "head");
