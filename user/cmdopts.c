@@ -5,6 +5,33 @@
 #include <unistd.h>
 
 #include "cmdopts.h"
+#include "capture/event.h"
+
+/**
+ * dw_opt_cpu_time() - --event: on-CPU or off-CPU samples only
+ * @opt:	the option; @opt->offset is the int (dw_prof_opts.cpu_time) to set
+ * @arg:	offcpu-time or off-cpu; a sampling event's name or on-cpu
+ * @args:	the command's argument struct
+ * @cmd:	the command, for the message
+ *
+ * Context: user space.
+ * Return: 0, or -EINVAL with a message.
+ */
+int dw_opt_cpu_time(const struct dw_option *opt, const char *arg, void *args, const char *cmd)
+{
+	int *v = (int *)((char *)args + opt->offset);
+
+	if (!strcmp(arg, DW_EVENT_OFFCPU_NAME) || !strcmp(arg, "off-cpu"))
+		*v = DW_PROF_OFF_CPU;
+	else if (dw_event_parse(arg) >= 0 || !strcmp(arg, "on-cpu"))
+		*v = DW_PROF_ON_CPU;
+	else {
+		fprintf(stderr, "dunwind %s: --event wants %s, on-cpu, %s or off-cpu, not '%s'\n",
+			cmd, dw_event_names(), DW_EVENT_OFFCPU_NAME, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /**
  * dw_open_output() - open an output file, "-" or NULL meaning stdout

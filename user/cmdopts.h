@@ -39,8 +39,13 @@ struct dw_common_args {
 	OPT_INT(0, "pid", T, c.po.pid, "PID", 1, INT_MAX, "keep only samples of this process"), \
 	OPT_INT(0, "tid", T, c.po.tid, "TID", 1, INT_MAX, "keep only samples of this thread"), \
 	OPT_STRING(0, "comm", T, c.po.comm, "NAME", "keep only samples of threads with this name"), \
-	OPT_BOOL('q', "quiet", T, c.po.quiet, "no warnings about files that could not be named")
+	OPT_BOOL('q', "quiet", T, c.po.quiet, "no warnings about files that could not be named"), \
+	{ .type = DW_OPT_CALLBACK, .long_name = "event", .argh = "EVENT", \
+	  .offset = DW_OPT_OFF(T, c.po.cpu_time, int), .cb = dw_opt_cpu_time, \
+	  .help = "keep only on-CPU samples (the sampling event's name, or on-cpu) or " \
+		  "off-CPU ones (offcpu-time, or off-cpu)" }
 
+int dw_opt_cpu_time(const struct dw_option *opt, const char *arg, void *args, const char *cmd);
 int dw_open_output(const char *cmd, const char *path, int binary, FILE **f);
 int dw_close_output(const char *cmd, const char *path, FILE *f);
 

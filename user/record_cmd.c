@@ -52,6 +52,8 @@ struct record_opts {
 	int no_ksyms;			/* --no-kallsyms */
 	int no_usyms;			/* --no-symbol-snapshot */
 	int no_inherit;			/* --no-inherit: not the processes it creates */
+	int off_cpu;			/* --off-cpu */
+	unsigned long long off_cpu_thresh_us;	/* --off-cpu-thresh */
 	int pid, tid;
 	char **cmd;			/* NULL-terminated, or NULL */
 };
@@ -126,6 +128,13 @@ static const struct dw_option record_options[] = {
 	OPT_BOOL(0, "no-inherit", struct record_opts, no_inherit,
 		 "do not follow the processes the command (or -p's process) creates; "
 		 "threads are followed all the same"),
+	OPT_BOOL(0, "off-cpu", struct record_opts, off_cpu,
+		 "also a sample each time a thread blocks, weighted by the time it stays off "
+		 "CPU (event offcpu-time)"),
+	OPT_ULL(0, "off-cpu-thresh", struct record_opts, off_cpu_thresh_us, "US", 0,
+		3600000000ULL,
+		"with --off-cpu: no sample for blocks shorter than US microseconds (default 0: "
+		"every block)"),
 	OPT_INT('p', "pid", struct record_opts, pid, "PID", 1, INT_MAX,
 		"profile this process (all its threads, and the processes it creates from "
 		"now on)"),
@@ -157,6 +166,7 @@ const struct dw_cmd_help dw_record_help = {
 struct record_state {
 	struct dw_capture_writer w;
 	unsigned long long samples, samples_cookie, samples_no_user, user_stacks;
+	unsigned long long offcpu, offcpu_open, offcpu_ns;
 	unsigned long long by_type[DUNWIND_REC_MAX], other;
 	unsigned long long lost[DUNWIND_REC_MAX];
 	int write_err;
@@ -440,6 +450,11 @@ static int on_record(const struct dunwind_rec_header *rec, void *arg)
 
 		st->samples++;
 		kips_add(st, s);
+		if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
+			st->offcpu++;
+			st->offcpu_ns += s->period;
+			st->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
+		}
 		if (s->cookie)
 			st->samples_cookie++;
 		else
@@ -584,6 +599,16 @@ static void summary(const struct record_opts *o, const struct record_state *st,
 		fprintf(stderr, ", %.2f samples per user walk",
 			(double)st->samples_cookie / (double)st->user_stacks);
 	fprintf(stderr, "\n");
+	if (o->off_cpu) {
+		fprintf(stderr, "dunwind: off-CPU: %llu of the samples, %.3f s blocked, %llu still "
+			"blocked at the end", st->offcpu, st->offcpu_ns / 1e9, st->offcpu_open);
+		if (have_stats && ks->size >= DUNWIND_STATS_SIZE_VER2)
+			fprintf(stderr, "; %llu blocks under --off-cpu-thresh, %llu not measured "
+				"(more threads blocked than -m's pending slots)",
+				(unsigned long long)ks->offcpu_short,
+				(unsigned long long)ks->offcpu_full);
+		fprintf(stderr, "\n");
+	}
 	fprintf(stderr, "dunwind: %llu mmap, %llu comm, %llu fork, %llu exit records",
 		st->by_type[DUNWIND_REC_MMAP], st->by_type[DUNWIND_REC_COMM],
 		st->by_type[DUNWIND_REC_FORK], st->by_type[DUNWIND_REC_EXIT]);
@@ -704,6 +729,10 @@ static int do_record(const struct record_opts *o)
 			fprintf(stderr, "dunwind: user symbols: out of memory: the capture will "
 				"have none\n");
 	}
+	if (o->off_cpu) {
+		cfg.flags |= DUNWIND_CFG_OFF_CPU;
+		cfg.offcpu_thresh_ns = o->off_cpu_thresh_us * 1000;
+	}
 	/* For -- CMD, sample the command, not our child before its exec. */
 	if (o->cmd)
 		cfg.flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
@@ -726,6 +755,11 @@ static int do_record(const struct record_opts *o)
 		cfg.pid = child;
 	}
 	err = dw_session_open(&s, o->device, &cfg);
+	if (err == -EINVAL && o->off_cpu) {
+		fprintf(stderr, "dunwind record: the module refuses --off-cpu: load the module "
+			"built from this tree\n");
+		goto out;
+	}
 	if (err) {
 		report(o, "opening the session", err);
 		goto out;
@@ -879,6 +913,10 @@ int dw_cmd_record(int argc, char **argv)
 	}
 	if (!o.period && !o.freq)
 		o.freq = 999;
+	if (o.off_cpu_thresh_us && !o.off_cpu) {
+		fprintf(stderr, "dunwind record: --off-cpu-thresh goes with --off-cpu\n");
+		return 2;
+	}
 	if (r < argc)
 		o.cmd = argv + r;
 	targets = !!o.pid + !!o.tid + !!o.cmd;

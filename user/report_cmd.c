@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmdopts.h"
+#include "capture/event.h"
 #include "commands.h"
 #include "output/folded.h"
 #include "output/perfdata.h"
@@ -144,6 +145,48 @@ static int write_kallsyms(const struct dw_prof *p, const char *output, int quiet
 	return e;
 }
 
+/*
+ * The text report of a capture with off-CPU samples: on-CPU time first,
+ * then time blocked, each its own report (their weights do not add up).
+ */
+static int do_report_apart(FILE *f, const char *input, const struct dw_prof_opts *po,
+			   const struct dw_report_opts *ro)
+{
+	struct dw_prof_opts one = *po;
+	struct dw_report_opts r = *ro;
+	char err[512], head[128];
+	struct dw_prof *p;
+	int e;
+
+	one.cpu_time = DW_PROF_ON_CPU;
+	if (dw_prof_load(&p, input, &one, err, sizeof(err))) {
+		fprintf(stderr, "dunwind report: %s\n", err);
+		return -EINVAL;
+	}
+	if (p->offcpu_seen) {
+		snprintf(head, sizeof(head), "On-CPU: %s samples (--event %s for these only)",
+			 dw_event_name(p->hdr.event), dw_event_name(p->hdr.event));
+		r.section = head;
+	}
+	e = dw_report_write(f, p, &r);
+	if (e || !p->offcpu_seen) {
+		dw_prof_free(p);
+		return e;
+	}
+	dw_prof_free(p);
+	one.cpu_time = DW_PROF_OFF_CPU;
+	if (dw_prof_load(&p, input, &one, err, sizeof(err))) {
+		fprintf(stderr, "dunwind report: %s\n", err);
+		return -EINVAL;
+	}
+	fprintf(f, "#\n");
+	r.section = "Off-CPU: time blocked, " DW_EVENT_OFFCPU_NAME " samples (--event "
+		    DW_EVENT_OFFCPU_NAME " for these only)";
+	e = dw_report_write(f, p, &r);
+	dw_prof_free(p);
+	return e;
+}
+
 static int do_report(const char *input, const struct dw_prof_opts *po,
 		     const struct dw_report_opts *ro, enum report_format fmt, const char *output)
 {
@@ -159,6 +202,14 @@ static int do_report(const char *input, const struct dw_prof_opts *po,
 	}
 	if (dw_open_output("report", output, fmt == FMT_PPROF || fmt == FMT_PERF, &f))
 		return 1;
+	if (fmt == FMT_TEXT && po->cpu_time == DW_PROF_ALL) {
+		e = do_report_apart(f, input, po, ro);
+		if (e == -ENOMEM)
+			fprintf(stderr, "dunwind report: out of memory\n");
+		if (dw_close_output("report", output, f) || e)
+			return 1;
+		return 0;
+	}
 	if (dw_prof_load(&p, input, po, err, sizeof(err))) {
 		fprintf(stderr, "dunwind report: %s\n", err);
 		if (f != stdout)

@@ -4,7 +4,7 @@
  * format of 'perf script', so that FlameGraph's stackcollapse-perf.pl and
  * speedscope read it unchanged:
  *
- *	COMM PID/TID [CPU] SECS.USECS: PERIOD EVENT:
+ *	COMM PID/TID [CPU] SECS.USECS: PERIOD EVENT:	(off-CPU: offcpu-time, ns)
  *		ffffffff81234567 sym+0x12 ([kernel.kallsyms])	kernel, leaf first
  *		    55d0c0de1234 sym+0x34 (/path/to/dso)	then user frames
  *		    55d0c0de9999 [unknown] (/path/to/dso+0x9999)	no symbol
@@ -101,7 +101,7 @@ static int do_script(const char *input, const struct dw_prof_opts *o, int show_s
 		printf("%s %u/%u [%03u] %llu.%06llu: %llu %s:\n", s->comm, s->pid, s->tid,
 		       s->cpu, (unsigned long long)(s->time / 1000000000ULL),
 		       (unsigned long long)(s->time % 1000000000ULL / 1000),
-		       (unsigned long long)s->period, dw_event_name(p->hdr.event));
+		       (unsigned long long)s->period, dw_sample_event_name(p->hdr.event, s->flags));
 		for (j = 0; j < s->nr; j++)
 			print_loc(stdout, p, &p->locs[p->stack[s->first + j]], o->inline_frames);
 		printf("\n");

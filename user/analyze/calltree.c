@@ -113,6 +113,8 @@ int dw_tree_build(struct dw_tree *t, const struct dw_prof *p, int inline_frames,
 				return -ENOMEM;
 			}
 			t->nodes[c].total += s->period;
+			if (s->flags & DUNWIND_SAMPLE_OFF_CPU)
+				t->nodes[c].off += s->period;
 			t->nodes[c].samples++;
 			if (j == n - 1)
 				t->nodes[c].self += s->period;

@@ -18,6 +18,7 @@ struct dw_tree_node {
 	uint32_t next;			/* next sibling, index + 1 */
 	uint32_t depth;
 	uint64_t total, self;		/* period of the samples through / ending here */
+	uint64_t off;			/* of @total, off-CPU samples' (ns off CPU) */
 	unsigned long samples;		/* samples through here */
 };
 

@@ -333,6 +333,7 @@ static const char *const stop_names[DW_PROF_STOP_NR] = {
 	[DUNWIND_STOP_SESSION] = "session",
 	[DW_PROF_STOP_MISSING] = "missing",
 	[DW_PROF_STOP_LOST] = "lost",
+	[DW_PROF_STOP_BLOCKED] = "blocked at the end",
 };
 
 /**
@@ -694,7 +695,11 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 
 	if (pp->err)
 		return;
-	if ((o->pid && s->pid != (__u32)o->pid) || (o->tid && s->tid != (__u32)o->tid)) {
+	if (s->flags & DUNWIND_SAMPLE_OFF_CPU)
+		p->offcpu_seen++;
+	if ((o->pid && s->pid != (__u32)o->pid) || (o->tid && s->tid != (__u32)o->tid) ||
+	    (o->cpu_time == DW_PROF_ON_CPU && (s->flags & DUNWIND_SAMPLE_OFF_CPU)) ||
+	    (o->cpu_time == DW_PROF_OFF_CPU && !(s->flags & DUNWIND_SAMPLE_OFF_CPU))) {
 		p->filtered++;
 		return;
 	}
@@ -712,9 +717,14 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 	}
 	ps = &p->samples[p->nr_samples++];
 	*ps = (struct dw_prof_sample){ .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-				       .time = s->time, .period = s->period,
+				       .time = s->time, .period = s->period, .flags = s->flags,
 				       .comm = intern(p, comm), .first = (uint32_t)p->nr_stack };
 	p->total_period += s->period;
+	if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
+		p->offcpu++;
+		p->offcpu_period += s->period;
+		p->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
+	}
 	if (s->flags & DUNWIND_SAMPLE_KERNEL_TRUNC)
 		p->kernel_trunc++;
 	for (i = 0; i < s->nr_kernel; i++) {
@@ -736,6 +746,8 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 		p->user_frames += u->nr;
 	} else if (s->cookie && !(s->flags & DUNWIND_SAMPLE_NO_USER)) {
 		ps->stop = pp->lost_stacks ? DW_PROF_STOP_LOST : DW_PROF_STOP_MISSING;
+		if (s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN)
+			ps->stop = DW_PROF_STOP_BLOCKED;
 	}
 	if (ps->stop != DUNWIND_STOP_END) {
 		k = (struct loc_key){ .ip = (uint64_t)ps->stop, .kind = 4 };

@@ -22,8 +22,12 @@
 enum {
 	DW_PROF_STOP_MISSING = DUNWIND_STOP_MAX,	/* its USER_STACK never came */
 	DW_PROF_STOP_LOST,				/* ... and user stacks were lost */
+	DW_PROF_STOP_BLOCKED,	/* off-CPU, blocked at the end: its walk never ran */
 	DW_PROF_STOP_NR,
 };
+
+/* dw_prof_opts.cpu_time: on-CPU samples (the sampling event) or off-CPU ones. */
+enum { DW_PROF_ALL = 0, DW_PROF_ON_CPU, DW_PROF_OFF_CPU };
 
 /* The "file" of truncation markers. */
 #define DW_PROF_MARKER_DSO	"[truncated]"
@@ -36,6 +40,7 @@ struct dw_prof_opts {
 	int src;			/* resolve source lines (DWARF) */
 	int inline_frames;		/* resolve inline frames (implies @src) */
 	int pid, tid;			/* keep only this process / thread (0: all) */
+	int cpu_time;			/* DW_PROF_ON_CPU / DW_PROF_OFF_CPU: keep only those */
 	const char *comm;		/* keep only threads with this name */
 	int quiet;			/* no warnings on stderr */
 	int no_demangle;		/* keep C++/Rust names mangled */
@@ -74,7 +79,8 @@ struct dw_prof_loc {
 
 struct dw_prof_sample {
 	__u32 pid, tid, cpu;
-	__u64 time, period;
+	__u64 time, period;		/* off-CPU: period is ns off CPU */
+	__u32 flags;			/* DUNWIND_SAMPLE_* (OFF_CPU, OFF_CPU_OPEN...) */
 	const char *comm;
 	uint32_t first, nr;		/* in stack: location indices, leaf first */
 	int stop;			/* DUNWIND_STOP_* or DW_PROF_STOP_*; END: complete */
@@ -103,6 +109,9 @@ struct dw_prof {
 	unsigned long long nr_fp, nr_sframe, user_frames;
 	unsigned long kernel_trunc;	/* samples with DUNWIND_SAMPLE_KERNEL_TRUNC */
 	unsigned long long total_period;	/* of kept samples */
+	unsigned long offcpu_seen;	/* off-CPU samples in the capture, kept or not */
+	unsigned long offcpu, offcpu_open;	/* kept off-CPU samples; still blocked at the end */
+	unsigned long long offcpu_period;	/* of kept off-CPU samples, ns */
 	int other_boot;			/* recorded during another boot */
 	unsigned long live_refused;	/* processes /proc could not stand in for */
 	char ksyms_from[512];		/* where kernel symbols came from, or why none */

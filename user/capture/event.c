@@ -33,6 +33,11 @@ bool dw_event_is_hw(unsigned int event)
 	return event >= DUNWIND_EVENT_CYCLES && event < DUNWIND_EVENT_MAX;
 }
 
+const char *dw_sample_event_name(unsigned int event, __u32 flags)
+{
+	return flags & DUNWIND_SAMPLE_OFF_CPU ? DW_EVENT_OFFCPU_NAME : dw_event_name(event);
+}
+
 const char *dw_event_names(void)
 {
 	return "cpu-clock, task-clock, cycles, instructions, cache-misses, branch-misses";

@@ -19,4 +19,9 @@ bool dw_event_is_hw(unsigned int event);
 /* The names, comma-separated, for messages and help. */
 const char *dw_event_names(void);
 
+/* Off-CPU samples' event name (perf's): their period is ns off CPU. */
+#define DW_EVENT_OFFCPU_NAME	"offcpu-time"
+/* The event name of a sample with @flags (DUNWIND_SAMPLE_*) in a capture of @event. */
+const char *dw_sample_event_name(unsigned int event, __u32 flags);
+
 #endif

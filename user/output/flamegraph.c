@@ -8,6 +8,8 @@
  * (its ancestors span the width, everything beside it is hidden), resets
  * with "Reset Zoom", and highlights the frames whose name matches a
  * regular expression ("Search"), with the share of time they cover.
+ * Frames that only off-CPU samples (time blocked) reach are blue; the
+ * others warm, as in FlameGraph's on/off-CPU convention.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -153,12 +155,15 @@ static uint32_t name_hash(const char *s)
 	return h;
 }
 
-static void color(char *out, size_t size, const struct dw_prof_func *fn)
+static void color(char *out, size_t size, const struct dw_prof_func *fn, int off_cpu)
 {
 	uint32_t h = name_hash(fn->name);
 
 	if (fn->dso && !strcmp(fn->dso, DW_PROF_MARKER_DSO))		/* truncation markers */
 		snprintf(out, size, "rgb(160,160,160)");
+	else if (off_cpu)		/* off-CPU time only: blues */
+		snprintf(out, size, "rgb(%u,%u,%u)", 60 + h % 60, 110 + (h >> 8) % 70,
+			 200 + (h >> 16) % 55);
 	else if (!strncmp(fn->name, "[unknown]", 9))
 		snprintf(out, size, "rgb(210,110,110)");
 	else if (fn->dso && fn->dso[0] == '[')			/* kernel */
@@ -274,7 +279,7 @@ int dw_flamegraph_write(FILE *f, const struct dw_prof *p, const struct dw_flameg
 				const struct dw_prof_func *fn = &p->funcs[n->func];
 
 				next_x[c - 1] = x[c - 1];
-				color(fill, sizeof(fill), fn);
+				color(fill, sizeof(fill), fn, n->off && n->off == n->total);
 				double y = height - FG_BOTTOM - (n->depth + 2.0) * FG_FRAME_H;
 
 				frame(f, fn->name, fn->dso, fill, x[c - 1], w, n->depth + 1, y,

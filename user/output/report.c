@@ -7,7 +7,8 @@
  *
  * Self: the function was the leaf of the sample.  Total: the function is
  * anywhere in the sample's stack (a recursive function counts once).
- * Percentages are of the period (CPU time) of the samples kept.
+ * Percentages are of the period (CPU time) of the samples kept; off-CPU
+ * samples weigh their time blocked ('report' shows them apart).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/calltree.h"
+#include "capture/event.h"
 #include "output/report.h"
 
 #define DW_REPORT_MAX_FRAMES	4096
@@ -174,7 +176,12 @@ int dw_report_summary(FILE *f, const struct dw_prof *p)
 	int i, any = 0;
 
 	fprintf(f, "# samples: %zu kept (%lu in the capture, %lu filtered out), %.3f ms of CPU "
-		"time\n", p->nr_samples, c->samples, p->filtered, (double)p->total_period / 1e6);
+		"time\n", p->nr_samples, c->samples, p->filtered,
+		(double)(p->total_period - p->offcpu_period) / 1e6);
+	if (p->offcpu)
+		fprintf(f, "# off-CPU: %lu of them (%s), %.3f ms blocked; %lu still blocked at the "
+			"end (the time until then)\n", p->offcpu, DW_EVENT_OFFCPU_NAME,
+			(double)p->offcpu_period / 1e6, p->offcpu_open);
 	fprintf(f, "# stitching: %lu with their user stack, %lu without a user part, %lu user "
 		"stack missing; %lu orphan and %lu duplicate user stacks\n",
 		c->joined, c->no_user, c->missing, c->orphan_stacks, c->dup_stacks);
@@ -287,6 +294,8 @@ int dw_report_write(FILE *f, const struct dw_prof *p, const struct dw_report_opt
 	if (!st)
 		return -ENOMEM;
 	fprintf(f, "# dunwind report of %s\n", o->input);
+	if (o->section)
+		fprintf(f, "# %s\n", o->section);
 	dw_report_summary(f, p);
 	for (i = 0; i < p->nr_funcs; i++) {
 		st[i].func = (uint32_t)i;

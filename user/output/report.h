@@ -22,6 +22,7 @@ struct dw_report_opts {
 	unsigned int max_rows;		/* functions listed (0: all) */
 	unsigned int max_depth;		/* call tree levels (0: all) */
 	int no_tree;
+	const char *section;		/* a heading after the title, or NULL */
 };
 
 int dw_report_summary(FILE *f, const struct dw_prof *p);
