@@ -17,6 +17,7 @@
 
 #define FREQ		1000	/* Hz */
 #define PROFILE_MS	3000
+#define MAX_MS		20000	/* profile longer until enough samples came */
 #define MIN_SAMPLES	300	/* in the steady-state window, at least */
 #define SHOW_BAD	5	/* mismatching stacks to print */
 
@@ -98,6 +99,9 @@ static void check_chain(const struct dunwind_rec_sample *s, const struct dunwind
 static void expect_chain(struct __test_metadata *_metadata, const char *prog,
 			 const char *const *want, int nr_want)
 {
+	/* A starved guest delivers fewer samples: profile on until enough came. */
+	struct dw_records_opts o = { .ms = PROFILE_MS, .max_ms = MAX_MS,
+				     .min_samples = 2 * MIN_SAMPLES };
 	struct chain_check c = { .meta = _metadata, .want = want, .nr_want = nr_want };
 	struct dw_records r = { 0 };
 	struct dunwind_config cfg;
@@ -113,7 +117,7 @@ static void expect_chain(struct __test_metadata *_metadata, const char *prog,
 		dw_workload_stop(&w);
 	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of %s", prog);
 	dw_records_config(&cfg, w.pid, 0, FREQ);
-	ret = dw_records_profile(&r, &cfg, PROFILE_MS, NULL);
+	ret = dw_records_profile_opts(&r, &cfg, &o, NULL);
 	dw_workload_stop(&w);
 	ASSERT_EQ(0, ret) TH_LOG("session failed: %s", strerror(-ret));
 	EXPECT_EQ(0, r.lost) TH_LOG("%llu records lost", (unsigned long long)r.lost);
@@ -158,7 +162,7 @@ FIXTURE_TEARDOWN(fp)
 }
 
 /* Every function has a frame: the walk sees the whole chain. */
-TEST_F_TIMEOUT(fp, fp_chain, 60)
+TEST_F_TIMEOUT(fp, fp_chain, 120)
 {
 	static const char *const want[] = { "leaf", "c", "b", "a", "main" };
 
@@ -166,7 +170,7 @@ TEST_F_TIMEOUT(fp, fp_chain, 60)
 }
 
 /* A leaf without a frame hides its caller c, and only c. */
-TEST_F_TIMEOUT(fp, fp_frameless_leaf, 60)
+TEST_F_TIMEOUT(fp, fp_frameless_leaf, 120)
 {
 	static const char *const want[] = { "leaf", "b", "a", "main" };
 
@@ -201,9 +205,11 @@ FIXTURE_TEARDOWN(garbage)
  * Every user stack of a thread whose saved frame pointer is garbage stops
  * with BAD_FRAME or FAULT after at most 3 frames, all in the program's text.
  */
-TEST_F_TIMEOUT(garbage, fp_garbage_stops_cleanly, 60)
+TEST_F_TIMEOUT(garbage, fp_garbage_stops_cleanly, 120)
 {
 	const char *argv[] = { variant->mode, NULL };
+	/* 50 user stacks at least, however starved the guest is. */
+	struct dw_records_opts few = { .ms = 1500, .max_ms = 15000, .min_samples = 100 };
 	struct dw_records r = { 0 };
 	struct dunwind_config cfg;
 	struct dw_workload w;
@@ -222,7 +228,7 @@ TEST_F_TIMEOUT(garbage, fp_garbage_stops_cleanly, 60)
 	/* The chain is corrupted right after "ready": give it a moment. */
 	usleep(100000);
 	dw_records_config(&cfg, w.pid, 0, FREQ);
-	ret = dw_records_profile(&r, &cfg, 1500, NULL);
+	ret = dw_records_profile_opts(&r, &cfg, &few, NULL);
 	dw_workload_stop(&w);
 	ASSERT_EQ(0, ret) TH_LOG("session failed: %s", strerror(-ret));
 
@@ -279,9 +285,11 @@ FIXTURE_TEARDOWN(none)
 {
 }
 
-TEST_F_TIMEOUT(none, fp_none_is_no_unwind_info, 60)
+TEST_F_TIMEOUT(none, fp_none_is_no_unwind_info, 120)
 {
 	const char *argv[] = { NULL };
+	/* 50 user stacks at least, however starved the guest is. */
+	struct dw_records_opts few = { .ms = 1500, .max_ms = 15000, .min_samples = 100 };
 	struct dw_records r = { 0 };
 	struct dunwind_config cfg;
 	struct dw_workload w;
@@ -291,7 +299,7 @@ TEST_F_TIMEOUT(none, fp_none_is_no_unwind_info, 60)
 	ret = dw_workload_start(&w, "fp_none", argv, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start fp_none: %s", strerror(-ret));
 	dw_records_config(&cfg, w.pid, 0, FREQ);
-	ret = dw_records_profile(&r, &cfg, 1500, NULL);
+	ret = dw_records_profile_opts(&r, &cfg, &few, NULL);
 	dw_workload_stop(&w);
 	ASSERT_EQ(0, ret) TH_LOG("session failed: %s", strerror(-ret));
 

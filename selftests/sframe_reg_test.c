@@ -157,7 +157,7 @@ FIXTURE_TEARDOWN(gen)
 }
 
 /* With libc's table: cmp, libc's qsort frames, sorter, main. */
-TEST_F_TIMEOUT(gen, qsort_registered, 180)
+TEST_F_TIMEOUT(gen, qsort_registered, 400)
 {
 	struct profile p = { .prog = "qsort_loop", .reg = 1,
 			     .min_judged = MIN_JUDGED,
@@ -192,7 +192,7 @@ TEST_F_TIMEOUT(gen, qsort_unregistered_breaks, 120)
  * Samples in write(2) (in the kernel, entered from libc): the user part goes
  * through libc's wrapper to main.
  */
-TEST_F_TIMEOUT(gen, write_loop, 180)
+TEST_F_TIMEOUT(gen, write_loop, 400)
 {
 	struct profile p = { .prog = "syscall_loop", .arg = "write", .reg = 1,
 			     .min_judged = MIN_KERNEL,
@@ -209,7 +209,7 @@ TEST_F_TIMEOUT(gen, write_loop, 180)
 }
 
 /* On-CPU samples of nanosleep(2) paths: complete through libc to main. */
-TEST_F_TIMEOUT(gen, blocking_sleep, 180)
+TEST_F_TIMEOUT(gen, blocking_sleep, 400)
 {
 	/* Mostly asleep: sample its CPU time more often for enough samples. */
 	struct profile p = { .prog = "syscall_loop", .arg = "sleep", .reg = 1, .freq = 5000,
