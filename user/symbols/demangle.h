@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Symbol names as people read them: C++ and Rust (legacy mangling) names
- * demangled with libstdc++'s __cxa_demangle, symbol versions dropped
+ * Symbol names as people read them: C++ and Rust (legacy and v0) names
+ * demangled with binutils' libiberty, symbol versions dropped
  * ("memcpy@@GLIBC_2.14" -> "memcpy"; our "func@plt" keeps its suffix).
  */
 #ifndef DW_DEMANGLE_H
