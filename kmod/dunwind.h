@@ -225,8 +225,9 @@ struct dunwind_sframe_cache {
 };
 
 /*
- * The mappings one walk has looked up, to skip the mmap lock per frame,
- * and how many reads of tables in the process's memory it has made.
+ * The mappings one walk has looked up, to skip the mmap lock per frame
+ * (and per mapping dunwind_mmap_report() checks), and how many reads of
+ * tables in the process's memory it has made.
  */
 struct dunwind_sframe_memo {
 	struct dunwind_sframe_map maps[4];
@@ -238,6 +239,14 @@ int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);
 void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c);
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			unsigned long pc, struct dunwind_urule *rule);
+int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, unsigned long pc,
+			    struct dunwind_sframe_map *m, unsigned long *ehdr);
+struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,
+						   struct dunwind_sframe_memo *memo,
+						   const struct dunwind_sframe_map *found,
+						   unsigned long ehdr);
+const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_sframe_memo *memo,
+							  unsigned long pc);
 
 /* kmod/mmap.c: MMAP records for the mappings user IPs fall in. */
 #define DUNWIND_MMAP_SEEN	1024	/* mappings remembered as reported, per session */
@@ -337,7 +346,8 @@ bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task)
 
 int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
-void dunwind_mmap_report(struct dunwind_session *s, const u64 *ips, unsigned int nr);
+void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_memo *memo,
+			 const u64 *ips, unsigned int nr);
 
 /* kmod/events.c: COMM, FORK and EXIT records from scheduler tracepoints. */
 int dunwind_events_init(void);

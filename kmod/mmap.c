@@ -210,15 +210,40 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **
 	return 0;
 }
 
+/*
+ * Was the mapping the walk's memo has for @ip reported?  Sets [*lo, *hi)
+ * to its range if so: no mmap lock for the mappings a walk looked up.
+ */
+static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
+				   const struct dunwind_sframe_memo *memo, unsigned long ip,
+				   unsigned long *lo, unsigned long *hi)
+{
+	const struct dunwind_sframe_map *m = dunwind_sframe_memo_find(memo, ip);
+	struct dunwind_mmap_key key = {};
+
+	if (!m)
+		return false;
+	key.vma = m->key;
+	key.gen = atomic_read(&s->exec_gen);
+	key.pid = task_tgid_nr(current);
+	if (!dunwind_mmap_is_seen(&s->mmap_seen, &key))
+		return false;
+	*lo = m->key.start;
+	*hi = m->key.end;
+	return true;
+}
+
 /**
  * dunwind_mmap_report() - MMAP records for the mappings of @ips not yet reported
  * @s:		session
+ * @memo:	the mappings the walk of @ips looked up
  * @ips:	user IPs of one walk
  * @nr:		how many
  *
  * Context: task_work (may sleep and fault), current's address space.
  */
-void dunwind_mmap_report(struct dunwind_session *s, const u64 *ips, unsigned int nr)
+void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_memo *memo,
+			 const u64 *ips, unsigned int nr)
 {
 	unsigned long lo[4] = {}, hi[4] = {};
 	unsigned int i, j, next = 0;
@@ -232,6 +257,8 @@ void dunwind_mmap_report(struct dunwind_session *s, const u64 *ips, unsigned int
 		if (j < ARRAY_SIZE(lo))
 			continue;
 		j = next++ % ARRAY_SIZE(lo);
+		if (dunwind_mmap_memo_seen(s, memo, ips[i], &lo[j], &hi[j]))
+			continue;
 		if (dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
 			lo[j] = hi[j] = 0;
 	}

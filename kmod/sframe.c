@@ -106,30 +106,72 @@ static u32 dunwind_sframe_slot(const struct dunwind_sframe_map *m)
 	return hash_long(m->key.start ^ (unsigned long)m->key.mm, 32) % DUNWIND_SFRAME_MAPS;
 }
 
-/*
- * The key of the mapping that contains @pc, and the address where its
- * file's offset 0 is mapped (the ELF header), or 0 if it is not an
- * executable file mapping laid out the usual way.
- * Return: 0, -ENOENT (no mapping at @pc), or -EINTR.
+/* The session cache's entry for @m's key, copied to @m: true on a hit. */
+static bool dunwind_sframe_cached(struct dunwind_sframe_cache *c, struct dunwind_sframe_map *m)
+{
+	u32 slot = dunwind_sframe_slot(m);
+	bool hit;
+
+	spin_lock(&c->lock);
+	hit = c->maps[slot].state && dunwind_vma_key_eq(&c->maps[slot].key, &m->key) &&
+	      (c->maps[slot].state != DUNWIND_SMAP_NONE ||
+	       c->maps[slot].reg_gen == dunwind_registry_gen());
+	if (hit)
+		*m = c->maps[slot];
+	spin_unlock(&c->lock);
+	return hit;
+}
+
+/**
+ * dunwind_sframe_memo_vma() - the mapping that contains @pc, as the
+ * session cache knows it
+ * @s:		session
+ * @mm:		current's address space, its mmap lock held (read)
+ * @pc:		the PC
+ * @m:		result: the cached entry, or only its key (state
+ *		DUNWIND_SMAP_UNUSED) if the cache has none
+ * @ehdr:	result, for an entry to build: the address where the file's
+ *		offset 0 is mapped (the ELF header), or 0 if it is not an
+ *		executable file mapping laid out the usual way
+ *
+ * The walk looks up its first frame's mapping under the same lock as its
+ * stack's; dunwind_sframe_memo_add() then puts it in the walk's memo.
+ *
+ * Context: mmap lock held (read).
+ * Return: 0, or -ENOENT (no mapping at @pc).
  */
-static int dunwind_sframe_lookup_vma(struct mm_struct *mm, unsigned long pc,
-				     struct dunwind_sframe_map *m, unsigned long *ehdr)
+int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, unsigned long pc,
+			    struct dunwind_sframe_map *m, unsigned long *ehdr)
 {
 	struct vm_area_struct *vma;
 
+	mmap_assert_locked(mm);
 	*ehdr = 0;
-	if (mmap_read_lock_killable(mm))
-		return -EINTR;
 	vma = find_vma(mm, pc);
-	if (!vma || vma->vm_start > pc) {
-		mmap_read_unlock(mm);
+	if (!vma || vma->vm_start > pc)
 		return -ENOENT;
-	}
 	dunwind_vma_key(vma, &m->key);
+	m->state = DUNWIND_SMAP_UNUSED;
+	/* A known mapping needs no second tree walk for its header. */
+	if (dunwind_sframe_cached(&s->sframe, m))
+		return 0;
 	if (vma->vm_flags & VM_EXEC)
 		*ehdr = dunwind_elf_mapped_header(mm, vma);
-	mmap_read_unlock(mm);
 	return 0;
+}
+
+/* dunwind_sframe_memo_vma() under the mmap lock.  Return: 0, -ENOENT, -EINTR. */
+static int dunwind_sframe_lookup_vma(struct dunwind_session *s, struct mm_struct *mm,
+				     unsigned long pc, struct dunwind_sframe_map *m,
+				     unsigned long *ehdr)
+{
+	int ret;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	ret = dunwind_sframe_memo_vma(s, mm, pc, m, ehdr);
+	mmap_read_unlock(mm);
+	return ret;
 }
 
 /* Fill @m (key already set) with the mapping's table, or its verdict. */
@@ -177,52 +219,79 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 	m->state = DUNWIND_SMAP_OK;
 }
 
-/*
- * The mapping for @pc, from the per-walk memo, the session cache, or
- * built now (and cached).  Return: 0 with *@out set, or -errno.
+/**
+ * dunwind_sframe_memo_add() - put a mapping looked up by
+ * dunwind_sframe_memo_vma() in the walk's memo, its table built now (and
+ * cached) if the session cache had none
+ * @s:		session
+ * @memo:	the walk's memo
+ * @found:	dunwind_sframe_memo_vma()'s entry
+ * @ehdr:	dunwind_sframe_memo_vma()'s
+ *
+ * Context: task_work (may sleep and fault), mmap lock not held.
+ * Return: the memo's entry.
  */
-static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			      unsigned long pc, struct dunwind_sframe_map **out)
+struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,
+						   struct dunwind_sframe_memo *memo,
+						   const struct dunwind_sframe_map *found,
+						   unsigned long ehdr)
 {
 	struct dunwind_sframe_cache *c = &s->sframe;
-	struct dunwind_sframe_map found = {}, *m;
-	unsigned long ehdr;
-	unsigned int i;
-	u32 slot;
-	int ret;
+	struct dunwind_sframe_map *m;
 
-	for (i = 0; i < memo->nr; i++) {
-		if (pc >= memo->maps[i].key.start && pc < memo->maps[i].key.end) {
-			*out = &memo->maps[i];
-			return 0;
-		}
-	}
-	ret = dunwind_sframe_lookup_vma(current->mm, pc, &found, &ehdr);
-	if (ret)
-		return ret;
 	if (memo->nr < ARRAY_SIZE(memo->maps))
 		m = &memo->maps[memo->nr++];
 	else
 		m = &memo->maps[memo->next++ % ARRAY_SIZE(memo->maps)];
-	*m = found;
-	*out = m;
-
-	slot = dunwind_sframe_slot(m);
-	spin_lock(&c->lock);
-	if (c->maps[slot].state && dunwind_vma_key_eq(&c->maps[slot].key, &m->key) &&
-	    (c->maps[slot].state != DUNWIND_SMAP_NONE ||
-	     c->maps[slot].reg_gen == dunwind_registry_gen())) {
-		*m = c->maps[slot];
-		spin_unlock(&c->lock);
-		return 0;
-	}
-	spin_unlock(&c->lock);
+	*m = *found;
+	if (m->state != DUNWIND_SMAP_UNUSED)
+		return m;
 
 	dunwind_sframe_build(m, ehdr);
 	spin_lock(&c->lock);
 	m->epoch = ++c->epoch;
-	c->maps[slot] = *m;
+	c->maps[dunwind_sframe_slot(m)] = *m;
 	spin_unlock(&c->lock);
+	return m;
+}
+
+/**
+ * dunwind_sframe_memo_find() - the mapping of the walk's memo that holds @pc
+ * @memo:	the walk's memo
+ * @pc:		the PC
+ *
+ * Context: any.
+ * Return: the entry, or NULL if the walk has not looked it up.
+ */
+const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_sframe_memo *memo,
+							  unsigned long pc)
+{
+	unsigned int i;
+
+	for (i = 0; i < memo->nr; i++)
+		if (pc >= memo->maps[i].key.start && pc < memo->maps[i].key.end)
+			return &memo->maps[i];
+	return NULL;
+}
+
+/*
+ * The mapping for @pc, from the per-walk memo, or looked up now and added
+ * to it.  Return: 0 with *@out set, or -errno.
+ */
+static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			      unsigned long pc, struct dunwind_sframe_map **out)
+{
+	struct dunwind_sframe_map found = {};
+	unsigned long ehdr;
+	int ret;
+
+	*out = (struct dunwind_sframe_map *)dunwind_sframe_memo_find(memo, pc);
+	if (*out)
+		return 0;
+	ret = dunwind_sframe_lookup_vma(s, current->mm, pc, &found, &ehdr);
+	if (ret)
+		return ret;
+	*out = dunwind_sframe_memo_add(s, memo, &found, ehdr);
 	return 0;
 }
 

@@ -345,6 +345,37 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	return true;
 }
 
+/*
+ * The stack mapping, and the mapping of the first frame's IP into the
+ * walk's memo, under one mmap lock (the lock and the tree walk are a good
+ * part of a short walk's cost).  Return: 0, or -errno with no stack
+ * mapping known.
+ */
+static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
+{
+	struct mm_struct *mm = current->mm;
+	struct dunwind_sframe_map found = {};
+	struct vm_area_struct *vma;
+	unsigned long ehdr;
+	bool have_ip = false;
+	int ret = -EFAULT;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = find_vma(mm, st->sp);
+	if (vma && vma->vm_start <= st->sp) {
+		st->lo = vma->vm_start;
+		st->hi = vma->vm_end;
+		ret = 0;
+	}
+	if (!ret && !(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY))
+		have_ip = !dunwind_sframe_memo_vma(st->s, mm, st->ip, &found, &ehdr);
+	mmap_read_unlock(mm);
+	if (have_ip)
+		dunwind_sframe_memo_add(st->s, &st->memo, &found, ehdr);
+	return ret;
+}
+
 /**
  * dunwind_unwind_start() - the frame interrupted at current's kernel entry
  * @st:		iterator state, filled here
@@ -364,7 +395,7 @@ static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_sessi
 	st->fp = regs->bp;
 	st->exact = true;
 	dunwind_unwind_entries(st);
-	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi)) {
+	if (dunwind_unwind_first_vmas(st)) {
 		/* Still one frame: the IP is known. */
 		st->last = true;
 		st->stop = DUNWIND_STOP_BAD_FRAME;
@@ -420,6 +451,8 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 		w->stop = st.stop;
 	dunwind_count(s, DW_CNT_FP_FRAMES, w->nr_fp);
 	dunwind_count(s, DW_CNT_SFRAME_FRAMES, w->nr_sframe);
+	/* Before the stack, so readers know its mappings first. */
+	dunwind_mmap_report(s, &st.memo, w->ips, w->nr);
 }
 
 static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id)
@@ -434,11 +467,9 @@ static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id
 		w.stop = DUNWIND_STOP_NO_MM;
 	} else {
 		w.ips = kmalloc_array(w.max, sizeof(u64), GFP_KERNEL);
-		if (w.ips) {
+		if (w.ips)
 			dunwind_walk_frames(s, task_pt_regs(current), &w);
-			/* Before the stack, so readers know its mappings first. */
-			dunwind_mmap_report(s, w.ips, w.nr);
-		} else
+		else
 			w.stop = DUNWIND_STOP_FAULT;	/* no memory for the frames */
 	}
 	dunwind_walk_record(s, cookie, &w);
