@@ -23,15 +23,35 @@
 #include "dunwind.h"
 #include "record.h"
 
+/*
+ * Frames a walk keeps in its own stack frame: most walks are shorter and
+ * need no allocation; a deeper one moves to a kmalloc'd array of @max.
+ */
+#define DUNWIND_WALK_SMALL	32
+
 struct dunwind_walk {
-	u64 *ips;
+	u64 *ips;			/* the walker's small array, or kmalloc'd */
 	unsigned int nr;
+	unsigned int cap;		/* room at @ips */
 	unsigned int max;
 	unsigned int nr_fp;
 	unsigned int nr_sframe;
 	u8 methods;
 	u8 stop;
 };
+
+/* Room for @max frames, once the small array is full.  Return: 0, or -ENOMEM. */
+static int dunwind_walk_grow(struct dunwind_walk *w)
+{
+	u64 *ips = kmalloc_array(w->max, sizeof(u64), GFP_KERNEL);
+
+	if (!ips)
+		return -ENOMEM;
+	memcpy(ips, w->ips, w->nr * sizeof(u64));
+	w->ips = ips;
+	w->cap = w->max;
+	return 0;
+}
 
 static int dunwind_walk_record(struct dunwind_session *s, u64 cookie,
 			       const struct dunwind_walk *w)
@@ -436,6 +456,10 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 	dunwind_for_each_user_frame(&st, s, regs) {
 		if (w->nr == w->max)
 			break;
+		if (w->nr == w->cap && dunwind_walk_grow(w)) {
+			w->stop = DUNWIND_STOP_FAULT;	/* no memory for more frames */
+			break;
+		}
 		w->ips[w->nr++] = st.ip;
 		w->methods |= st.method;
 		if (st.method == DUNWIND_UNWIND_FP) {
@@ -458,7 +482,7 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id)
 {
 	struct dunwind_walk w = { .max = s->cfg.max_user_frames };
-	u64 t0 = local_clock();
+	u64 small[DUNWIND_WALK_SMALL], t0 = local_clock();
 
 	/* An exec since the sample: the sampled image is gone. */
 	if ((current->flags & PF_EXITING) || READ_ONCE(current->self_exec_id) != exec_id) {
@@ -466,17 +490,16 @@ static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id
 	} else if (!current->mm) {
 		w.stop = DUNWIND_STOP_NO_MM;
 	} else {
-		w.ips = kmalloc_array(w.max, sizeof(u64), GFP_KERNEL);
-		if (w.ips)
-			dunwind_walk_frames(s, task_pt_regs(current), &w);
-		else
-			w.stop = DUNWIND_STOP_FAULT;	/* no memory for the frames */
+		w.ips = small;
+		w.cap = min_t(unsigned int, w.max, ARRAY_SIZE(small));
+		dunwind_walk_frames(s, task_pt_regs(current), &w);
 	}
 	dunwind_walk_record(s, cookie, &w);
 	dunwind_count(s, DW_CNT_WALKS, 1);
 	dunwind_count(s, DW_CNT_USER_FRAMES, w.nr);
 	dunwind_count(s, DW_CNT_WALK_NS, local_clock() - t0);
-	kfree(w.ips);
+	if (w.ips != small)
+		kfree(w.ips);
 }
 
 /**
