@@ -109,7 +109,7 @@ $1 == "RESULT" {
 	add(key, "complete", f["complete"])
 	add(key, "lost", f["lost"])
 	add(key, "fixed", fixedb[f["t"]])
-	if (f["t"] == "dunwind") {
+	if (f["t"] ~ /^dunwind/) {
 		add(key, "dwsamples", f["dwsamples"])
 		add(key, "spw", f["spw"])
 		add(key, "handler", num(f["handler"]) * num(f["dwsamples"]))
@@ -166,7 +166,9 @@ END {
 		print ""
 		print "Tools: *perf-fp* `perf record -g` (`--call-graph fp`), *perf-dwarf*" \
 			" `--call-graph dwarf` (8 KiB stack copies), *dunwind* `dunwind record`" \
-			" (defaults)" (perf7ver != "" ? "; *perf-defer* upstream's own deferred" \
+			" (defaults), *dunwind-fp* `dunwind record --fp-only` (frame pointers" \
+			" only: its stacks stop in code without them; there for the" \
+			" frame-pointer walk's cost per frame, no target applies)" (perf7ver != "" ? "; *perf-defer* upstream's own deferred" \
 			" callchains, `perf record --call-graph fp,defer` (frame pointers only," \
 			" walked at return to user; " perf7ver ", its `defer_callchain` attribute" \
 			" checked on every capture, stacks read with `perf script --merge-callchains`)" : "") "."
@@ -231,7 +233,7 @@ END {
 			cps = sprintf("%.0f", lost_work * secs * 1e9 * sum[key, "runs"] / s)
 		}
 		spw = hnd = wns = fr = "-"
-		if (p[3] == "dunwind") {
+		if (p[3] ~ /^dunwind/) {
 			n = sum[key, "runs"]
 			spw = sprintf("%.2f", sum[key, "spw"] / n)
 			if (sum[key, "dwsamples"] > 0)
