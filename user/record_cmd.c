@@ -5,33 +5,27 @@
  * file.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "capture/capture.h"
 #include "capture/event.h"
-#include "commands.h"
-#include "capture/ksnap.h"
+#include "capture/record_summary.h"
+#include "capture/recorder.h"
 #include "capture/ring.h"
-#include "capture/usnap.h"
-#include "sframe/needed.h"
+#include "commands.h"
 #include "symbols/dso.h"
-#include "symbols/procfile.h"
-#include "sframe/sframe_reg.h"
+#include "util/clock.h"
 #include "util/num.h"
 #include "util/options.h"
+#include "util/spawn.h"
 
 #define DW_POLL_MS		10	/* ring poll while recording: new MMAP records get
 				   their tables this soon */
@@ -163,74 +157,6 @@ const struct dw_cmd_help dw_record_help = {
 	.flags = DW_PARSE_STOP_AT_NON_OPTION,
 };
 
-struct record_state {
-	struct dw_capture_writer w;
-	unsigned long long samples, samples_cookie, samples_no_user, user_stacks;
-	unsigned long long offcpu, offcpu_open, offcpu_ns;
-	unsigned long long by_type[DUNWIND_REC_MAX], other;
-	unsigned long long lost[DUNWIND_REC_MAX];
-	int write_err;
-	/* SFrame tables generated for libraries without .sframe. */
-	int dev_fd;			/* < 0: do not register */
-	struct { unsigned long long dev, ino; } tried[256];
-	unsigned int nr_tried;
-	unsigned int reg_files, reg_ok, reg_cache, reg_gen, reg_failed;
-	unsigned long long reg_ns;
-	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
-	long long ksyms_ms;
-	/* Kernel IPs seen, for a snapshot of just the symbols they need. */
-	__u64 *kips;
-	size_t nr_kips, cap_kips;
-	int kips_failed;		/* out of memory: store every symbol */
-	/* User symbols of every user IP, stored at the end; NULL: none. */
-	struct dw_usnap_writer *usnap;
-	struct dw_usnap_stats usyms;
-	int usyms_written;
-};
-
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort and deduplicate the kernel IPs collected so far. */
-static void kips_compact(struct record_state *st)
-{
-	size_t i, n = 0;
-
-	qsort(st->kips, st->nr_kips, sizeof(*st->kips), cmp_u64);
-	for (i = 0; i < st->nr_kips; i++)
-		if (!n || st->kips[n - 1] != st->kips[i])
-			st->kips[n++] = st->kips[i];
-	st->nr_kips = n;
-}
-
-static void kips_add(struct record_state *st, const struct dunwind_rec_sample *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_kernel && !st->kips_failed; i++) {
-		if (st->nr_kips == st->cap_kips) {
-			/* Full: deduplicate; grow only if that freed little. */
-			kips_compact(st);
-			if (!st->cap_kips || st->nr_kips > st->cap_kips / 2) {
-				size_t cap = st->cap_kips ? st->cap_kips * 2 : 4096;
-				__u64 *p = realloc(st->kips, cap * sizeof(*p));
-
-				if (!p) {
-					st->kips_failed = 1;	/* then store every symbol */
-					return;
-				}
-				st->kips = p;
-				st->cap_kips = cap;
-			}
-		}
-		st->kips[st->nr_kips++] = s->ips[i];
-	}
-}
-
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
@@ -275,232 +201,10 @@ static void report(const struct record_opts *o, const char *what, int err)
 	}
 }
 
-/* Account for one file's registration; stop trying on a module without the ioctl. */
-static void reg_account(struct record_state *st, const struct dw_sframe_reg_file *f)
-{
-	st->reg_files++;
-	st->reg_ns += f->gen_ns + f->load_ns + f->reg_ns;
-	if (!f->err || f->err == -EEXIST)
-		st->reg_ok++;
-	else
-		st->reg_failed++;
-	if (f->source == DW_SFRAME_SRC_CACHE)
-		st->reg_cache++;
-	else if (f->source == DW_SFRAME_SRC_GENERATED)
-		st->reg_gen++;
-	if (f->err == -ENOTTY) {
-		fprintf(stderr, "dunwind: %s\n", dw_sframe_reg_strerror(f->err));
-		st->dev_fd = -1;
-	}
-}
-
-/* First time we see file (@major:@minor, @ino)? Then remember it. */
-static int reg_first_time(struct record_state *st, unsigned int major, unsigned int minor,
-			  unsigned long long ino)
-{
-	unsigned long long dev = (unsigned long long)major << 32 | minor;
-	unsigned int i;
-
-	for (i = 0; i < st->nr_tried; i++)
-		if (st->tried[i].ino == ino && st->tried[i].dev == dev)
-			return 0;
-	if (st->nr_tried == sizeof(st->tried) / sizeof(st->tried[0]))
-		return 0;		/* that many libraries: stop trying new ones */
-	st->tried[st->nr_tried].dev = dev;
-	st->tried[st->nr_tried++].ino = ino;
-	return 1;
-}
-
-/* Give the module a table for @path unless it has its own .sframe. */
-static void reg_path(struct record_state *st, const char *path)
-{
-	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
-	struct dw_sframe_reg_file f;
-
-	if (dw_sframe_register_file(st->dev_fd, path, &ro, &f) == -ENOEXEC)
-		return;			/* not ELF (a script): nothing to say */
-	if (!f.err && f.source == DW_SFRAME_SRC_NONE)
-		return;			/* has its own .sframe */
-	reg_account(st, &f);
-}
-
-/*
- * A new executable file mapping: give the module a table if it has no
- * .sframe, made from the mapped file as the process sees it (its root, its
- * mount namespace), else from the mapped inode itself (deleted or replaced
- * since: never the new file's table for the old mapping).
- */
-static void reg_mapping(struct record_state *st, const struct dunwind_rec_mmap *m)
-{
-	char file[4200];
-
-	if (st->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
-	    !reg_first_time(st, m->dev_major, m->dev_minor, m->ino))
-		return;
-	if (dw_proc_file((int)m->pid, m->path, m->start, m->end,
-			 m->build_id_size ? m->build_id : NULL, m->build_id_size, file,
-			 sizeof(file)) == DW_PROC_FILE_NONE && (m->hdr.misc & DUNWIND_MMAP_DELETED))
-		return;
-	reg_path(st, file);
-}
-
-/* The file execvp() would run for @name, into @buf; 0 or -ENOENT. */
-static int find_in_path(const char *name, char *buf, size_t len)
-{
-	const char *path = getenv("PATH"), *p, *end;
-
-	if (strchr(name, '/')) {
-		snprintf(buf, len, "%s", name);
-		return access(buf, X_OK) ? -ENOENT : 0;
-	}
-	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		if (snprintf(buf, len, "%.*s/%s", (int)(end - p), end == p ? "." : p, name) <
-		    (int)len && !access(buf, X_OK))
-			return 0;
-	}
-	return -ENOENT;
-}
-
-/* Register @program (found like execvp() would) and the libraries it needs. */
-static void reg_program(struct record_state *st, const char *name)
-{
-	struct dw_needed need = { 0 };
-	char path[4096];
-	struct stat sb;
-	size_t i;
-
-	if (find_in_path(name, path, sizeof(path)) || stat(path, &sb) || !S_ISREG(sb.st_mode))
-		return;
-	if (!reg_first_time(st, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
-		return;
-	dw_needed_closure(path, &need);		/* what was found, even on error */
-	for (i = 0; i < need.n; i++) {
-		if (stat(need.paths[i], &sb))
-			continue;
-		if (!i || reg_first_time(st, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
-			reg_path(st, need.paths[i]);
-	}
-	dw_needed_free(&need);
-}
-
-/*
- * Nothing of the command is mapped before its exec: register, before it
- * starts, the programs its command line names (the command, and the words
- * of a shell script such as sh -c 'gzip < f | xz') with their
- * interpreter and DT_NEEDED closure, so that their first samples already
- * have tables.  Libraries loaded later come from their MMAP records.
- */
-static void reg_command(struct record_state *st, char **cmd)
-{
-	static const char seps[] = " \t\n;|&()<>'\"`$={}!";
-	char word[256];
-	size_t i;
-
-	if (st->dev_fd < 0)
-		return;
-	reg_program(st, cmd[0]);
-	for (i = 1; cmd[i]; i++) {
-		const char *p = cmd[i];
-
-		while (*p) {
-			size_t n = strcspn(p, seps);
-
-			/* Program names only: no options, no words too long for one. */
-			if (n && n < sizeof(word) && p[0] != '-') {
-				memcpy(word, p, n);
-				word[n] = '\0';
-				reg_program(st, word);
-			}
-			p += n;
-			p += strspn(p, seps);
-		}
-	}
-}
-
-/* Before START: tables for what the target (or, for -- CMD, we) already map. */
-static void reg_initial(struct record_state *st, int pid)
-{
-	struct dw_sframe_reg_pid res;
-	unsigned int i;
-	int err;
-
-	err = dw_sframe_register_pid(st->dev_fd, pid, NULL, &res);
-	for (i = 0; i < res.nfiles; i++)
-		if (res.files[i].source != DW_SFRAME_SRC_NONE || res.files[i].err)
-			reg_account(st, &res.files[i]);
-	if (err && err != -ENOTTY)
-		fprintf(stderr, "dunwind: SFrame tables for pid %d: %s\n", pid,
-			dw_sframe_reg_strerror(err));
-	dw_sframe_reg_pid_free(&res);
-}
-
-static int on_record(const struct dunwind_rec_header *rec, void *arg)
-{
-	struct record_state *st = arg;
-	int err, i;
-
-	if (rec->type < DUNWIND_REC_MAX)
-		st->by_type[rec->type]++;
-	if (st->usnap)
-		dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
-	switch (rec->type) {
-	case DUNWIND_REC_SAMPLE: {
-		const struct dunwind_rec_sample *s = (const void *)rec;
-
-		st->samples++;
-		kips_add(st, s);
-		if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
-			st->offcpu++;
-			st->offcpu_ns += s->period;
-			st->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
-		}
-		if (s->cookie)
-			st->samples_cookie++;
-		else
-			st->samples_no_user++;
-		break;
-	}
-	case DUNWIND_REC_USER_STACK:
-		st->user_stacks++;
-		break;
-	case DUNWIND_REC_LOST: {
-		const struct dunwind_rec_lost *l = (const void *)rec;
-
-		for (i = 0; i < DUNWIND_REC_MAX; i++)
-			st->lost[i] += l->lost[i];
-		break;
-	}
-	case DUNWIND_REC_MMAP:
-		reg_mapping(st, (const void *)rec);
-		break;
-	case DUNWIND_REC_COMM:
-	case DUNWIND_REC_FORK:
-	case DUNWIND_REC_EXIT:
-		break;
-	default:
-		st->other++;
-	}
-	err = dw_capture_write(&st->w, rec);
-	if (err) {
-		st->write_err = err;
-		return err;
-	}
-	return 0;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Drain once; on failure say why.  Records consumed, or -errno. */
-static int drain(struct dw_session *s, struct record_state *st, const struct record_opts *o)
+static int drain(struct dw_session *s, struct dw_recorder *st, const struct record_opts *o)
 {
-	int n = dw_session_drain(s, on_record, st);
+	int n = dw_session_drain(s, dw_recorder_on_record, st);
 
 	/* Whole drains reach the file: a capture cut later keeps them. */
 	if (n > 0 && !st->write_err)
@@ -525,194 +229,10 @@ static int tid_gone(int tid)
 	return kill(tid, 0) && errno == ESRCH;
 }
 
-static unsigned long long per(unsigned long long ns, unsigned long long n)
-{
-	return n ? ns / n : 0;
-}
-
-/* Store the kernel symbol snapshot; 0, or 1 if the capture cannot be written. */
-static int write_ksyms(const struct record_opts *o, struct record_state *st)
-{
-	__u64 before = st->w.hdr.record_bytes;
-	long long t0 = now_ms();
-	int err;
-
-	if (!st->kips_failed)
-		kips_compact(st);
-	/* Only the symbols this capture's kernel IPs need (all if unknown). */
-	err = dw_ksnap_write_ips(&st->w, NULL, NULL, st->kips_failed ? NULL : st->kips,
-				 st->nr_kips);
-
-	if (err == -EPERM) {
-		fprintf(stderr, "dunwind: /proc/kallsyms hides kernel addresses: the capture has "
-			"no kernel symbols (record as root)\n");
-	} else if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
-		report_file(o->output, err);
-		st->write_err = err;
-		return 1;
-	} else if (err) {
-		fprintf(stderr, "dunwind: kernel symbols: %s: the capture has none\n",
-			strerror(-err));
-	} else {
-		st->ksyms_bytes = st->w.hdr.record_bytes - before;
-		st->ksyms_ms = now_ms() - t0;
-	}
-	return 0;
-}
-
-/* Store the user symbol snapshot; 0, or 1 if the capture cannot be written. */
-static int write_usyms(const struct record_opts *o, struct record_state *st)
-{
-	int err = dw_usnap_write(st->usnap, &st->w, &st->usyms);
-
-	if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
-		report_file(o->output, err);
-		st->write_err = err;
-		return 1;
-	}
-	if (err)
-		fprintf(stderr, "dunwind: user symbols: %s: the capture has none (reports need "
-			"the binaries then)\n", strerror(-err));
-	else
-		st->usyms_written = 1;
-	return 0;
-}
-
-/* One line of live progress on a terminal (stderr), rewritten in place. */
-static void progress(const struct record_state *st, int done)
-{
-	if (done) {
-		fprintf(stderr, "\r\033[K");
-		return;
-	}
-	fprintf(stderr, "\rdunwind: recording: %llu samples, %llu user stacks, %llu lost\033[K",
-		st->samples, st->user_stacks, st->lost[0]);
-	fflush(stderr);
-}
-
-static void summary(const struct record_opts *o, const struct record_state *st,
-		    const struct dunwind_stats *ks, int have_stats)
-{
-	fprintf(stderr, "dunwind: %llu samples (%llu without a user part), %llu user stacks",
-		st->samples, st->samples_no_user, st->user_stacks);
-	if (st->user_stacks)
-		fprintf(stderr, ", %.2f samples per user walk",
-			(double)st->samples_cookie / (double)st->user_stacks);
-	fprintf(stderr, "\n");
-	if (o->off_cpu) {
-		fprintf(stderr, "dunwind: off-CPU: %llu of the samples, %.3f s blocked, %llu still "
-			"blocked at the end", st->offcpu, st->offcpu_ns / 1e9, st->offcpu_open);
-		if (have_stats && ks->size >= DUNWIND_STATS_SIZE_VER2)
-			fprintf(stderr, "; %llu blocks under --off-cpu-thresh, %llu not measured "
-				"(more threads blocked than -m's pending slots)",
-				(unsigned long long)ks->offcpu_short,
-				(unsigned long long)ks->offcpu_full);
-		fprintf(stderr, "\n");
-	}
-	fprintf(stderr, "dunwind: %llu mmap, %llu comm, %llu fork, %llu exit records",
-		st->by_type[DUNWIND_REC_MMAP], st->by_type[DUNWIND_REC_COMM],
-		st->by_type[DUNWIND_REC_FORK], st->by_type[DUNWIND_REC_EXIT]);
-	if (st->other)
-		fprintf(stderr, ", %llu of unknown type", st->other);
-	fprintf(stderr, "\n");
-	if (st->reg_files)
-		fprintf(stderr, "dunwind: SFrame tables for %u files without .sframe: %u registered "
-			"(%u from the cache, %u generated), %u failed, %.1f ms\n",
-			st->reg_files, st->reg_ok, st->reg_cache, st->reg_gen, st->reg_failed,
-			st->reg_ns / 1e6);
-	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
-		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],
-		st->lost[0] - st->lost[DUNWIND_REC_SAMPLE] - st->lost[DUNWIND_REC_USER_STACK]);
-	if (have_stats) {
-		fprintf(stderr,
-			"dunwind: module: %llu samples (%llu in user mode, %llu without a user "
-			"part, %llu pending-table full), %llu walks, %llu threads\n",
-			(unsigned long long)ks->samples, (unsigned long long)ks->samples_user,
-			(unsigned long long)ks->samples_no_user,
-			(unsigned long long)ks->pending_full, (unsigned long long)ks->walks,
-			(unsigned long long)ks->threads);
-		fprintf(stderr,
-			"dunwind: module: %llu user frames (%llu fp, %llu sframe), %.1f frames/walk; "
-			"handler %llu ns/sample, walk %llu ns/walk; fp %llu ns/frame, "
-			"sframe %llu ns/frame\n",
-			(unsigned long long)ks->user_frames, (unsigned long long)ks->fp_frames,
-			(unsigned long long)ks->sframe_frames,
-			ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
-			per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks),
-			per(ks->fp_ns, ks->fp_frames), per(ks->sframe_ns, ks->sframe_frames));
-	}
-	if (st->ksyms_bytes)
-		fprintf(stderr, "dunwind: kernel symbols: a %llu KiB snapshot in the capture "
-			"(%lld ms)\n", st->ksyms_bytes >> 10, st->ksyms_ms);
-	if (st->usyms_written)
-		fprintf(stderr, "dunwind: user symbols: a %llu KiB snapshot in the capture: %lu "
-			"functions, %lu source frames in %lu files for %lu addresses (%lu without "
-			"a name) (%lld ms)\n", st->usyms.bytes >> 10, st->usyms.funcs,
-			st->usyms.lines, st->usyms.files, st->usyms.addrs, st->usyms.unnamed,
-			st->usyms.ms);
-	if (st->usyms.via_map_files)
-		fprintf(stderr, "dunwind: user symbols: %lu mapped files read through "
-			"/proc/PID/map_files (their path was gone or named another file)\n",
-			st->usyms.via_map_files);
-	if (st->usyms.not_found)
-		fprintf(stderr, "dunwind: user symbols: %lu mapped files (%s...) could be read "
-			"neither at their path nor through /proc/PID/map_files (replaced, and not "
-			"root?): the snapshot does not name them\n", st->usyms.not_found,
-			st->usyms.first_not_found);
-	if (st->write_err)
-		fprintf(stderr, "dunwind: %s is incomplete (%s): it holds at most the %llu "
-			"records (%llu bytes) written before the error; 'dunwind report' reads "
-			"them\n", o->output, strerror(-st->write_err),
-			(unsigned long long)st->w.hdr.record_count,
-			(unsigned long long)st->w.hdr.record_bytes);
-	else
-		fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
-			(unsigned long long)st->w.hdr.record_count,
-			(unsigned long long)st->w.hdr.record_bytes, o->output);
-}
-
-/* Fork @cmd stopped on a pipe; *@go releases it.  Child pid or -errno. */
-static int spawn(char **cmd, int *go)
-{
-	int p[2], pid;
-	char c;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(p[0]);
-		close(p[1]);
-		return err;
-	}
-	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);	/* the recorder gave up */
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "dunwind: cannot run %s: %s\n", cmd[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
-}
-
-static int exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
 static int do_record(const struct record_opts *o)
 {
 	struct dunwind_config cfg = { .size = sizeof(cfg) };
-	struct record_state st = { 0 };
+	struct dw_recorder st = { 0 };
 	struct dunwind_stats ks;
 	struct dw_session s = { .fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -747,7 +267,7 @@ static int do_record(const struct record_opts *o)
 	cfg.pid = o->pid;
 	cfg.tid = o->tid;
 	if (o->cmd) {
-		child = spawn(o->cmd, &go);
+		child = dw_spawn_held(o->cmd, &go);
 		if (child < 0) {
 			report_file("fork", child);
 			return 1;
@@ -779,11 +299,11 @@ static int do_record(const struct record_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	st.dev_fd = o->no_gen ? -1 : s.fd;
-	if (st.dev_fd >= 0)
-		reg_initial(&st, o->cmd ? getpid() : (cfg.pid ? cfg.pid : cfg.tid));
+	st.feed.dev_fd = o->no_gen ? -1 : s.fd;
+	if (st.feed.dev_fd >= 0)
+		dw_sframe_feed_pid(&st.feed, o->cmd ? getpid() : (cfg.pid ? cfg.pid : cfg.tid));
 	if (o->cmd)
-		reg_command(&st, o->cmd);
+		dw_sframe_feed_command(&st.feed, o->cmd);
 	err = dw_session_start(&s);
 	if (err && dw_event_is_hw(o->event) && (err == -ENOENT || err == -EOPNOTSUPP)) {
 		fprintf(stderr, "dunwind record: %s: no PMU counts this event on this machine "
@@ -820,9 +340,9 @@ static int do_record(const struct record_opts *o)
 			ret = 1;
 			break;
 		}
-		if (tty && now_ms() - shown >= DW_PROGRESS_MS) {
-			progress(&st, 0);
-			shown = now_ms();
+		if (tty && dw_now_ms() - shown >= DW_PROGRESS_MS) {
+			dw_record_progress(&st, 0);
+			shown = dw_now_ms();
 		}
 		if (n > 0 && pidfd >= 0 && p[1].revents)
 			break;		/* the target exited */
@@ -834,8 +354,8 @@ out_stop:
 	if (err)
 		report(o, "stopping the session", err);
 	/* STOP answered every cookie: collect what is still in the ring. */
-	t0 = now_ms();
-	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && now_ms() - t0 < DW_FINAL_MAX_MS;) {
+	t0 = dw_now_ms();
+	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && dw_now_ms() - t0 < DW_FINAL_MAX_MS;) {
 		int n = drain(&s, &st, o);
 
 		if (n < 0) {
@@ -849,9 +369,9 @@ out_stop:
 	have_stats = !dw_session_stats(&s, &ks);
 	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
 	if (!o->no_ksyms && !ret)
-		ret = write_ksyms(o, &st);
+		ret = dw_recorder_write_ksyms(&st, o->output);
 	if (st.usnap && !ret)
-		ret = write_usyms(o, &st);
+		ret = dw_recorder_write_usyms(&st, o->output);
 out_capture:
 	err = dw_capture_close(&st.w);
 	if (err && !st.write_err)
@@ -861,9 +381,9 @@ out_capture:
 		ret = 1;
 	}
 	if (tty && shown)
-		progress(&st, 1);
+		dw_record_progress(&st, 1);
 	if (started)
-		summary(o, &st, &ks, have_stats);
+		dw_record_summary(&st, o->output, o->off_cpu, &ks, have_stats);
 out:
 	if (go >= 0)
 		close(go);	/* a child still waiting exits 127 */
@@ -879,11 +399,11 @@ out:
 			while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 				;
 		if (!ret)
-			ret = exit_status(status);
+			ret = dw_exit_status(status);
 	}
 	if (pidfd >= 0)
 		close(pidfd);
-	free(st.kips);
+	dw_kips_free(&st.kips);
 	dw_usnap_writer_free(st.usnap);
 	dw_session_close(&s);
 	return ret;

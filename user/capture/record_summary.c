@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What 'dunwind record' says while and after it records (stderr). */
+#include <stdio.h>
+#include <string.h>
+
+#include "capture/record_summary.h"
+
+static unsigned long long per(unsigned long long ns, unsigned long long n)
+{
+	return n ? ns / n : 0;
+}
+
+/**
+ * dw_record_progress() - one line of live progress on a terminal, rewritten in place
+ * @st:		the recording
+ * @done:	clear the line for good
+ *
+ * Context: user space.
+ */
+void dw_record_progress(const struct dw_recorder *st, int done)
+{
+	if (done) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	fprintf(stderr, "\rdunwind: recording: %llu samples, %llu user stacks, %llu lost\033[K",
+		st->samples, st->user_stacks, st->lost[0]);
+	fflush(stderr);
+}
+
+/**
+ * dw_record_summary() - what was recorded, lost, registered and written
+ * @st:		the recording
+ * @output:	the capture's name
+ * @off_cpu:	--off-cpu was given
+ * @ks:		the module's statistics, if @have_stats
+ * @have_stats:	@ks was read
+ *
+ * Context: user space.
+ */
+void dw_record_summary(const struct dw_recorder *st, const char *output, int off_cpu,
+		       const struct dunwind_stats *ks, int have_stats)
+{
+	fprintf(stderr, "dunwind: %llu samples (%llu without a user part), %llu user stacks",
+		st->samples, st->samples_no_user, st->user_stacks);
+	if (st->user_stacks)
+		fprintf(stderr, ", %.2f samples per user walk",
+			(double)st->samples_cookie / (double)st->user_stacks);
+	fprintf(stderr, "\n");
+	if (off_cpu) {
+		fprintf(stderr, "dunwind: off-CPU: %llu of the samples, %.3f s blocked, %llu still "
+			"blocked at the end", st->offcpu, st->offcpu_ns / 1e9, st->offcpu_open);
+		if (have_stats && ks->size >= DUNWIND_STATS_SIZE_VER2)
+			fprintf(stderr, "; %llu blocks under --off-cpu-thresh, %llu not measured "
+				"(more threads blocked than -m's pending slots)",
+				(unsigned long long)ks->offcpu_short,
+				(unsigned long long)ks->offcpu_full);
+		fprintf(stderr, "\n");
+	}
+	fprintf(stderr, "dunwind: %llu mmap, %llu comm, %llu fork, %llu exit records",
+		st->by_type[DUNWIND_REC_MMAP], st->by_type[DUNWIND_REC_COMM],
+		st->by_type[DUNWIND_REC_FORK], st->by_type[DUNWIND_REC_EXIT]);
+	if (st->other)
+		fprintf(stderr, ", %llu of unknown type", st->other);
+	fprintf(stderr, "\n");
+	if (st->feed.files)
+		fprintf(stderr, "dunwind: SFrame tables for %u files without .sframe: %u registered "
+			"(%u from the cache, %u generated), %u failed, %.1f ms\n",
+			st->feed.files, st->feed.ok, st->feed.cache, st->feed.gen, st->feed.failed,
+			st->feed.ns / 1e6);
+	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
+		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],
+		st->lost[0] - st->lost[DUNWIND_REC_SAMPLE] - st->lost[DUNWIND_REC_USER_STACK]);
+	if (have_stats) {
+		fprintf(stderr,
+			"dunwind: module: %llu samples (%llu in user mode, %llu without a user "
+			"part, %llu pending-table full), %llu walks, %llu threads\n",
+			(unsigned long long)ks->samples, (unsigned long long)ks->samples_user,
+			(unsigned long long)ks->samples_no_user,
+			(unsigned long long)ks->pending_full, (unsigned long long)ks->walks,
+			(unsigned long long)ks->threads);
+		fprintf(stderr,
+			"dunwind: module: %llu user frames (%llu fp, %llu sframe), %.1f frames/walk; "
+			"handler %llu ns/sample, walk %llu ns/walk; fp %llu ns/frame, "
+			"sframe %llu ns/frame\n",
+			(unsigned long long)ks->user_frames, (unsigned long long)ks->fp_frames,
+			(unsigned long long)ks->sframe_frames,
+			ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
+			per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks),
+			per(ks->fp_ns, ks->fp_frames), per(ks->sframe_ns, ks->sframe_frames));
+	}
+	if (st->ksyms_bytes)
+		fprintf(stderr, "dunwind: kernel symbols: a %llu KiB snapshot in the capture "
+			"(%lld ms)\n", st->ksyms_bytes >> 10, st->ksyms_ms);
+	if (st->usyms_written)
+		fprintf(stderr, "dunwind: user symbols: a %llu KiB snapshot in the capture: %lu "
+			"functions, %lu source frames in %lu files for %lu addresses (%lu without "
+			"a name) (%lld ms)\n", st->usyms.bytes >> 10, st->usyms.funcs,
+			st->usyms.lines, st->usyms.files, st->usyms.addrs, st->usyms.unnamed,
+			st->usyms.ms);
+	if (st->usyms.via_map_files)
+		fprintf(stderr, "dunwind: user symbols: %lu mapped files read through "
+			"/proc/PID/map_files (their path was gone or named another file)\n",
+			st->usyms.via_map_files);
+	if (st->usyms.not_found)
+		fprintf(stderr, "dunwind: user symbols: %lu mapped files (%s...) could be read "
+			"neither at their path nor through /proc/PID/map_files (replaced, and not "
+			"root?): the snapshot does not name them\n", st->usyms.not_found,
+			st->usyms.first_not_found);
+	if (st->write_err)
+		fprintf(stderr, "dunwind: %s is incomplete (%s): it holds at most the %llu "
+			"records (%llu bytes) written before the error; 'dunwind report' reads "
+			"them\n", output, strerror(-st->write_err),
+			(unsigned long long)st->w.hdr.record_count,
+			(unsigned long long)st->w.hdr.record_bytes);
+	else
+		fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
+			(unsigned long long)st->w.hdr.record_count,
+			(unsigned long long)st->w.hdr.record_bytes, output);
+}

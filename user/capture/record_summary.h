@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What 'dunwind record' says while and after it records (stderr). */
+#ifndef DW_RECORD_SUMMARY_H
+#define DW_RECORD_SUMMARY_H
+
+#include "capture/recorder.h"
+
+void dw_record_progress(const struct dw_recorder *st, int done);
+void dw_record_summary(const struct dw_recorder *st, const char *output, int off_cpu,
+		       const struct dunwind_stats *ks, int have_stats);
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A recording in progress: every record drained from the ring goes to the
+ * capture file, is counted, feeds the SFrame tables (MMAP), the kernel IPs
+ * and the user symbols the snapshots at the end need.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture/ksnap.h"
+#include "capture/recorder.h"
+#include "util/clock.h"
+
+/**
+ * dw_recorder_on_record() - one record from the ring (a dw_record_fn)
+ * @rec:	the record (checked)
+ * @arg:	the struct dw_recorder
+ *
+ * Context: user space.
+ * Return: 0, or the capture's write error (-errno), also in @r->write_err.
+ */
+int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
+{
+	struct dw_recorder *st = arg;
+	int err, i;
+
+	if (rec->type < DUNWIND_REC_MAX)
+		st->by_type[rec->type]++;
+	if (st->usnap)
+		dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
+	switch (rec->type) {
+	case DUNWIND_REC_SAMPLE: {
+		const struct dunwind_rec_sample *s = (const void *)rec;
+
+		st->samples++;
+		dw_kips_add(&st->kips, s);
+		if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
+			st->offcpu++;
+			st->offcpu_ns += s->period;
+			st->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
+		}
+		if (s->cookie)
+			st->samples_cookie++;
+		else
+			st->samples_no_user++;
+		break;
+	}
+	case DUNWIND_REC_USER_STACK:
+		st->user_stacks++;
+		break;
+	case DUNWIND_REC_LOST: {
+		const struct dunwind_rec_lost *l = (const void *)rec;
+
+		for (i = 0; i < DUNWIND_REC_MAX; i++)
+			st->lost[i] += l->lost[i];
+		break;
+	}
+	case DUNWIND_REC_MMAP:
+		dw_sframe_feed_mapping(&st->feed, (const void *)rec);
+		break;
+	case DUNWIND_REC_COMM:
+	case DUNWIND_REC_FORK:
+	case DUNWIND_REC_EXIT:
+		break;
+	default:
+		st->other++;
+	}
+	err = dw_capture_write(&st->w, rec);
+	if (err) {
+		st->write_err = err;
+		return err;
+	}
+	return 0;
+}
+
+/**
+ * dw_recorder_write_ksyms() - store the kernel symbol snapshot
+ * @st:		the recording
+ * @output:	the capture's name, for messages
+ *
+ * Context: user space.
+ * Return: 0, or 1 if the capture cannot be written (said).
+ */
+int dw_recorder_write_ksyms(struct dw_recorder *st, const char *output)
+{
+	__u64 before = st->w.hdr.record_bytes;
+	long long t0 = dw_now_ms();
+	int err;
+
+	if (!st->kips.failed)
+		dw_kips_compact(&st->kips);
+	/* Only the symbols this capture's kernel IPs need (all if unknown). */
+	err = dw_ksnap_write_ips(&st->w, NULL, NULL, st->kips.failed ? NULL : st->kips.ips,
+				 st->kips.nr);
+
+	if (err == -EPERM) {
+		fprintf(stderr, "dunwind: /proc/kallsyms hides kernel addresses: the capture has "
+			"no kernel symbols (record as root)\n");
+	} else if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
+		fprintf(stderr, "dunwind: %s: %s\n", output, strerror(-err));
+		st->write_err = err;
+		return 1;
+	} else if (err) {
+		fprintf(stderr, "dunwind: kernel symbols: %s: the capture has none\n",
+			strerror(-err));
+	} else {
+		st->ksyms_bytes = st->w.hdr.record_bytes - before;
+		st->ksyms_ms = dw_now_ms() - t0;
+	}
+	return 0;
+}
+
+/**
+ * dw_recorder_write_usyms() - store the user symbol snapshot
+ * @st:		the recording, with a @usnap
+ * @output:	the capture's name, for messages
+ *
+ * Context: user space.
+ * Return: 0, or 1 if the capture cannot be written (said).
+ */
+int dw_recorder_write_usyms(struct dw_recorder *st, const char *output)
+{
+	int err = dw_usnap_write(st->usnap, &st->w, &st->usyms);
+
+	if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
+		fprintf(stderr, "dunwind: %s: %s\n", output, strerror(-err));
+		st->write_err = err;
+		return 1;
+	}
+	if (err)
+		fprintf(stderr, "dunwind: user symbols: %s: the capture has none (reports need "
+			"the binaries then)\n", strerror(-err));
+	else
+		st->usyms_written = 1;
+	return 0;
+}

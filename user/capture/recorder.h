@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A recording in progress: every record drained from the ring goes to the
+ * capture file, is counted, feeds the SFrame tables (MMAP), the kernel IPs
+ * and the user symbols the snapshots at the end need.
+ */
+#ifndef DW_RECORDER_H
+#define DW_RECORDER_H
+
+#include <linux/dunwind.h>
+
+#include "capture/capture.h"
+#include "capture/kips.h"
+#include "capture/usnap.h"
+#include "sframe/sframe_feed.h"
+
+struct dw_recorder {
+	struct dw_capture_writer w;
+	unsigned long long samples, samples_cookie, samples_no_user, user_stacks;
+	unsigned long long offcpu, offcpu_open, offcpu_ns;
+	unsigned long long by_type[DUNWIND_REC_MAX], other;
+	unsigned long long lost[DUNWIND_REC_MAX];
+	int write_err;
+	/* SFrame tables generated for libraries without .sframe. */
+	struct dw_sframe_feed feed;
+	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
+	long long ksyms_ms;
+	/* Kernel IPs seen, for a snapshot of just the symbols they need. */
+	struct dw_kips kips;
+	/* User symbols of every user IP, stored at the end; NULL: none. */
+	struct dw_usnap_writer *usnap;
+	struct dw_usnap_stats usyms;
+	int usyms_written;
+};
+
+int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg);
+int dw_recorder_write_ksyms(struct dw_recorder *r, const char *output);
+int dw_recorder_write_usyms(struct dw_recorder *r, const char *output);
+
+#endif
