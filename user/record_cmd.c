@@ -229,183 +229,260 @@ static int tid_gone(int tid)
 	return kill(tid, 0) && errno == ESRCH;
 }
 
-static int do_record(const struct record_opts *o)
-{
-	struct dunwind_config cfg = { .size = sizeof(cfg) };
-	struct dw_recorder st = { 0 };
+/* One recording: the session, the recorder, and the command run for it. */
+struct record_run {
+	const struct record_opts *o;
+	struct dunwind_config cfg;
+	struct dw_session s;
+	struct dw_recorder st;
 	struct dunwind_stats ks;
-	struct dw_session s = { .fd = -1 };
-	struct sigaction sa = { .sa_handler = on_signal };
-	int child = 0, go = -1, pidfd = -1, ret = 1, err, status = 0, reaped = 0;
-	int have_stats = 0, started = 0, idle, tty = isatty(STDERR_FILENO);
-	long long t0, shown = 0;
+	int have_stats;
+	int child;		/* the command's pid, 0: none */
+	int go;			/* releases the held command, -1: released */
+	int pidfd;		/* the target's, -1: none */
+	int started;		/* the session started: say a summary */
+	int tty;		/* stderr is a terminal: live progress */
+	long long shown;	/* when progress was last shown (ms) */
+};
 
-	cfg.flags = o->fp_only ? DUNWIND_CFG_FP_ONLY : 0;
-	/* A file that is not the mapped one is said once, in the summary. */
-	dw_dso_set_quiet(1);
-	if (!o->no_usyms) {
-		st.usnap = dw_usnap_writer_new();
-		if (!st.usnap)
-			fprintf(stderr, "dunwind: user symbols: out of memory: the capture will "
-				"have none\n");
-	}
+/* The session's configuration, from the options. */
+static void record_config(const struct record_opts *o, struct dunwind_config *cfg)
+{
+	cfg->size = sizeof(*cfg);
+	cfg->flags = o->fp_only ? DUNWIND_CFG_FP_ONLY : 0;
 	if (o->off_cpu) {
-		cfg.flags |= DUNWIND_CFG_OFF_CPU;
-		cfg.offcpu_thresh_ns = o->off_cpu_thresh_us * 1000;
+		cfg->flags |= DUNWIND_CFG_OFF_CPU;
+		cfg->offcpu_thresh_ns = o->off_cpu_thresh_us * 1000;
 	}
 	/* For -- CMD, sample the command, not our child before its exec. */
 	if (o->cmd)
-		cfg.flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
+		cfg->flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
 	/* Like perf: the processes it creates too (fork, exec), unless --no-inherit. */
 	if ((o->cmd || o->pid) && !o->no_inherit)
-		cfg.flags |= DUNWIND_CFG_CHILDREN;
-	cfg.sample_freq = o->freq;
-	cfg.sample_period = o->period;
-	cfg.event = (__u32)o->event;
-	cfg.max_user_frames = o->max_stack;
-	cfg.ring_pages = o->pages;
-	cfg.pid = o->pid;
-	cfg.tid = o->tid;
+		cfg->flags |= DUNWIND_CFG_CHILDREN;
+	cfg->sample_freq = o->freq;
+	cfg->sample_period = o->period;
+	cfg->event = (__u32)o->event;
+	cfg->max_user_frames = o->max_stack;
+	cfg->ring_pages = o->pages;
+	cfg->pid = o->pid;
+	cfg->tid = o->tid;
+}
+
+/*
+ * Hold the command, open the session and the capture file, give the module
+ * the tables the target needs first.  0, or 1 (said).
+ */
+static int record_open(struct record_run *r)
+{
+	const struct record_opts *o = r->o;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int err;
+
 	if (o->cmd) {
-		child = dw_spawn_held(o->cmd, &go);
-		if (child < 0) {
-			report_file("fork", child);
+		r->child = dw_spawn_held(o->cmd, &r->go);
+		if (r->child < 0) {
+			report_file("fork", r->child);
+			r->child = 0;
 			return 1;
 		}
-		cfg.pid = child;
+		r->cfg.pid = r->child;
 	}
-	err = dw_session_open(&s, o->device, &cfg);
+	err = dw_session_open(&r->s, o->device, &r->cfg);
 	if (err == -EINVAL && o->off_cpu) {
 		fprintf(stderr, "dunwind record: the module refuses --off-cpu: load the module "
 			"built from this tree\n");
-		goto out;
+		return 1;
 	}
 	if (err) {
 		report(o, "opening the session", err);
-		goto out;
+		return 1;
 	}
 	/* Before the command runs: an output that cannot be written fails now. */
-	err = dw_capture_create_new(&st.w, o->output, &cfg, o->force);
+	err = dw_capture_create_new(&r->st.w, o->output, &r->cfg, o->force);
 	if (err == -EEXIST) {
 		fprintf(stderr, "dunwind: %s exists: give -f to overwrite it, or -o another "
 			"file\n", o->output);
-		goto out;
+		return 1;
 	}
 	if (err) {
 		report_file(o->output, err);
-		goto out;
+		return 1;
 	}
-	pidfd = (int)syscall(SYS_pidfd_open, cfg.pid ? cfg.pid : cfg.tid, 0);
+	r->pidfd = (int)syscall(SYS_pidfd_open, r->cfg.pid ? r->cfg.pid : r->cfg.tid, 0);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	st.feed.dev_fd = o->no_gen ? -1 : s.fd;
-	if (st.feed.dev_fd >= 0)
-		dw_sframe_feed_pid(&st.feed, o->cmd ? getpid() : (cfg.pid ? cfg.pid : cfg.tid));
+	r->st.feed.dev_fd = o->no_gen ? -1 : r->s.fd;
+	if (r->st.feed.dev_fd >= 0)
+		dw_sframe_feed_pid(&r->st.feed,
+				   o->cmd ? getpid() : (r->cfg.pid ? r->cfg.pid : r->cfg.tid));
 	if (o->cmd)
-		dw_sframe_feed_command(&st.feed, o->cmd);
-	err = dw_session_start(&s);
+		dw_sframe_feed_command(&r->st.feed, o->cmd);
+	return 0;
+}
+
+/* Start the session, then release the command.  0, or 1 (said). */
+static int record_start(struct record_run *r)
+{
+	const struct record_opts *o = r->o;
+	int err = dw_session_start(&r->s);
+
 	if (err && dw_event_is_hw(o->event) && (err == -ENOENT || err == -EOPNOTSUPP)) {
 		fprintf(stderr, "dunwind record: %s: no PMU counts this event on this machine "
 			"(a VM without a virtual PMU?): use -e cpu-clock\n", dw_event_name(o->event));
-		goto out_capture;
+		return 1;
 	}
 	if (err) {
 		report(o, "starting the session", err);
-		goto out_capture;
+		return 1;
 	}
-	started = 1;
-	if (child) {
-		if (write(go, "g", 1) != 1) {
+	r->started = 1;
+	if (r->child) {
+		if (write(r->go, "g", 1) != 1) {
 			report_file("starting the command", -errno);
-			goto out_stop;
+			return 1;
 		}
-		close(go);
-		go = -1;
+		close(r->go);
+		r->go = -1;
 	}
-	ret = 0;
+	return 0;
+}
+
+/* Drain the ring until the target ends or a signal.  0, or 1 (said). */
+static int record_loop(struct record_run *r)
+{
+	const struct record_opts *o = r->o;
+
 	while (!stop_signal) {
 		struct pollfd p[2] = {
-			{ .fd = s.fd, .events = POLLIN },
-			{ .fd = pidfd, .events = POLLIN },
+			{ .fd = r->s.fd, .events = POLLIN },
+			{ .fd = r->pidfd, .events = POLLIN },
 		};
-		int n = poll(p, pidfd >= 0 ? 2 : 1, DW_POLL_MS);
+		int n = poll(p, r->pidfd >= 0 ? 2 : 1, DW_POLL_MS);
 
 		if (n < 0 && errno != EINTR) {
 			report_file("poll", -errno);
-			ret = 1;
-			break;
+			return 1;
 		}
-		if (drain(&s, &st, o) < 0) {
-			ret = 1;
-			break;
+		if (drain(&r->s, &r->st, o) < 0)
+			return 1;
+		if (r->tty && dw_now_ms() - r->shown >= DW_PROGRESS_MS) {
+			dw_record_progress(&r->st, 0);
+			r->shown = dw_now_ms();
 		}
-		if (tty && dw_now_ms() - shown >= DW_PROGRESS_MS) {
-			dw_record_progress(&st, 0);
-			shown = dw_now_ms();
-		}
-		if (n > 0 && pidfd >= 0 && p[1].revents)
-			break;		/* the target exited */
-		if (pidfd < 0 && o->tid && tid_gone(o->tid))
-			break;
+		if (n > 0 && r->pidfd >= 0 && p[1].revents)
+			return 0;	/* the target exited */
+		if (r->pidfd < 0 && o->tid && tid_gone(o->tid))
+			return 0;
 	}
-out_stop:
-	err = dw_session_stop(&s);
+	return 0;
+}
+
+/*
+ * Stop the session (which answers every cookie) and collect what is still
+ * in the ring, then the module's statistics.  @ret: so far; returns it, or
+ * 1 on a new failure (said).
+ */
+static int record_stop(struct record_run *r, int ret)
+{
+	long long t0;
+	int err, idle;
+
+	err = dw_session_stop(&r->s);
 	if (err)
-		report(o, "stopping the session", err);
-	/* STOP answered every cookie: collect what is still in the ring. */
+		report(r->o, "stopping the session", err);
 	t0 = dw_now_ms();
 	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && dw_now_ms() - t0 < DW_FINAL_MAX_MS;) {
-		int n = drain(&s, &st, o);
+		int n = drain(&r->s, &r->st, r->o);
 
-		if (n < 0) {
-			ret = 1;
-			break;
-		}
+		if (n < 0)
+			return 1;
 		idle = n ? 0 : idle + 1;
 		if (!n)
 			poll(NULL, 0, DW_FINAL_IDLE_MS);
 	}
-	have_stats = !dw_session_stats(&s, &ks);
+	r->have_stats = !dw_session_stats(&r->s, &r->ks);
+	return ret;
+}
+
+/* The symbol snapshots, then close the capture.  @ret as record_stop(). */
+static int record_finish(struct record_run *r, int ret)
+{
+	const struct record_opts *o = r->o;
+	int err;
+
 	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
 	if (!o->no_ksyms && !ret)
-		ret = dw_recorder_write_ksyms(&st, o->output);
-	if (st.usnap && !ret)
-		ret = dw_recorder_write_usyms(&st, o->output);
-out_capture:
-	err = dw_capture_close(&st.w);
-	if (err && !st.write_err)
-		st.write_err = err;
+		ret = dw_recorder_write_ksyms(&r->st, o->output);
+	if (r->st.usnap && !ret)
+		ret = dw_recorder_write_usyms(&r->st, o->output);
+	err = dw_capture_close(&r->st.w);
+	if (err && !r->st.write_err)
+		r->st.write_err = err;
 	if (err && !ret) {
 		report_file(o->output, err);
 		ret = 1;
 	}
-	if (tty && shown)
-		dw_record_progress(&st, 1);
-	if (started)
-		dw_record_summary(&st, o->output, o->off_cpu, &ks, have_stats);
-out:
-	if (go >= 0)
-		close(go);	/* a child still waiting exits 127 */
-	if (child > 0) {
-		if (stop_signal || ret) {
-			/* Ctrl-C usually reached the command too; make sure. */
-			if (waitpid(child, &status, WNOHANG) == child)
-				reaped = 1;
-			else
-				kill(child, SIGTERM);
-		}
-		if (!reaped)
-			while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-				;
-		if (!ret)
-			ret = dw_exit_status(status);
+	if (r->tty && r->shown)
+		dw_record_progress(&r->st, 1);
+	if (r->started)
+		dw_record_summary(&r->st, o->output, o->off_cpu, &r->ks, r->have_stats);
+	return ret;
+}
+
+/* Wait for the command; its exit status when the recording succeeded. */
+static int record_reap(struct record_run *r, int ret)
+{
+	int status = 0;
+
+	if (r->go >= 0)
+		close(r->go);	/* a child still waiting exits 127 */
+	if (!r->child)
+		return ret;
+	/* Ctrl-C usually reached the command too; make sure. */
+	if (stop_signal || ret) {
+		if (waitpid(r->child, &status, WNOHANG) == r->child)
+			return ret ? ret : dw_exit_status(status);
+		kill(r->child, SIGTERM);
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	dw_kips_free(&st.kips);
-	dw_usnap_writer_free(st.usnap);
-	dw_session_close(&s);
+	while (waitpid(r->child, &status, 0) < 0 && errno == EINTR)
+		;
+	return ret ? ret : dw_exit_status(status);
+}
+
+static int do_record(const struct record_opts *o)
+{
+	struct record_run r = {
+		.o = o, .s = { .fd = -1 }, .go = -1, .pidfd = -1,
+		.tty = isatty(STDERR_FILENO),
+	};
+	int ret;
+
+	record_config(o, &r.cfg);
+	/* A file that is not the mapped one is said once, in the summary. */
+	dw_dso_set_quiet(1);
+	if (!o->no_usyms) {
+		r.st.usnap = dw_usnap_writer_new();
+		if (!r.st.usnap)
+			fprintf(stderr, "dunwind: user symbols: out of memory: the capture will "
+				"have none\n");
+	}
+	ret = record_open(&r);
+	if (!ret) {
+		ret = record_start(&r);
+		if (r.started) {
+			ret = ret ? ret : record_loop(&r);
+			ret = record_stop(&r, ret);
+		}
+		ret = record_finish(&r, ret);
+	}
+	ret = record_reap(&r, ret);
+	if (r.pidfd >= 0)
+		close(r.pidfd);
+	dw_kips_free(&r.st.kips);
+	dw_usnap_writer_free(r.st.usnap);
+	dw_session_close(&r.s);
 	return ret;
 }
 
