@@ -44,6 +44,22 @@ struct us_addr {
 	__u32 pid;
 };
 
+/*
+ * The addresses pushed lately, direct-mapped by (image, pid, address): a
+ * profile repeats the same few return addresses in every stack, and each
+ * one pushed again cost its share of a sort of the whole array (about
+ * 6,000 instructions per 8-frame sample at 999 Hz, in the profiled
+ * machine's time).
+ */
+#define US_SEEN_BITS	12
+
+struct us_seen {
+	const void *image;
+	uint64_t look;
+	__u32 pid;
+	__u32 used;
+};
+
 struct dw_usnap_writer {
 	struct dw_procs *model;
 	unsigned long via_map_files;	/* files read through /proc/PID/map_files */
@@ -51,6 +67,7 @@ struct dw_usnap_writer {
 	char first_not_found[256];
 	struct us_addr *addrs;
 	size_t nr, cap;
+	struct us_seen *seen;		/* 1 << US_SEEN_BITS; NULL: every address pushed */
 	int failed;			/* out of memory: no snapshot */
 };
 
@@ -115,6 +132,8 @@ struct dw_usnap_writer *dw_usnap_writer_new(void)
 		free(c);
 		return NULL;
 	}
+	/* Only a filter: without it every address is pushed (and sorted out). */
+	c->seen = calloc((size_t)1 << US_SEEN_BITS, sizeof(*c->seen));
 	return c;
 }
 
@@ -163,6 +182,25 @@ static void addrs_push(struct dw_usnap_writer *c, const struct us_addr *a)
 	c->addrs[c->nr++] = *a;
 }
 
+/* Push @a unless the filter saw it lately (the same meaning: its image). */
+static void addrs_add(struct dw_usnap_writer *c, const struct us_addr *a)
+{
+	uint64_t h = (a->look ^ (uint64_t)(uintptr_t)a->image ^ ((uint64_t)a->pid << 32)) *
+		     0x9e3779b97f4a7c15ULL;
+	struct us_seen *s;
+
+	if (c->seen) {
+		s = &c->seen[h >> (64 - US_SEEN_BITS)];
+		if (s->used && s->look == a->look && s->image == a->image && s->pid == a->pid)
+			return;
+		s->image = a->image;
+		s->look = a->look;
+		s->pid = a->pid;
+		s->used = 1;
+	}
+	addrs_push(c, a);
+}
+
 /**
  * dw_usnap_collect() - take in one record as the ring gives it
  * @c:		collector
@@ -209,7 +247,7 @@ int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header 
 		/* Return addresses are looked up inside their call (as reports do). */
 		for (i = 0; i < u->nr && !c->failed; i++) {
 			a.look = u->ips[i] - (i ? 1 : 0);
-			addrs_push(c, &a);
+			addrs_add(c, &a);
 		}
 	}
 	return c->failed ? -ENOMEM : 0;
@@ -458,6 +496,7 @@ void dw_usnap_writer_free(struct dw_usnap_writer *c)
 	if (!c)
 		return;
 	dw_procs_free(c->model);
+	free(c->seen);
 	free(c->addrs);
 	free(c);
 }
