@@ -13,6 +13,7 @@
 #define DUNWIND_KMOD_H
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -287,7 +288,7 @@ enum dunwind_counter {
 struct dunwind_session {
 	struct kref ref;		/* the file + one per pending walk */
 	/*
-	 * Guards @configured, @started, @cfg, @target, @events, @tasks, their
+	 * Guards @configured, @started, @cfg, @cpus, @target, @events, @tasks, their
 	 * counts, and the allocation of @ring and @pending.  Taken in ioctl
 	 * and release context only.
 	 */
@@ -324,6 +325,8 @@ struct dunwind_session {
 	pid_t target_tgid;		/* init-namespace ids, set at START */
 	pid_t target_tid;		/* 0 when following a thread group */
 	bool children;			/* DUNWIND_CFG_CHILDREN: descendants too */
+	bool system_wide;		/* DUNWIND_CFG_SYSTEM_WIDE: every task on @cpus */
+	cpumask_var_t cpus;		/* SYSTEM_WIDE: the CPUs sampled, set at CONFIG */
 	struct xarray follow;		/* CHILDREN: followed tgids (follow.c), own lock */
 	bool events_on;			/* tracepoint probes registered */
 	atomic64_t cnt[DW_CNT_MAX];

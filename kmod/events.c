@@ -19,13 +19,16 @@
 
 /*
  * Is @p the session's target thread, or a thread of its target group (with
- * DUNWIND_CFG_CHILDREN: a thread of a followed process, follow.c)?
+ * DUNWIND_CFG_CHILDREN: a thread of a followed process, follow.c; with
+ * DUNWIND_CFG_SYSTEM_WIDE: any task)?
  * By struct pid, never by number: the session holds its target's struct
  * pid, so once the target is gone and its number is reused, the new
  * process (maybe another user's) has another struct pid and is not ours.
  */
 static bool dunwind_events_ours(struct dunwind_session *s, struct task_struct *p)
 {
+	if (s->system_wide)
+		return true;
 	if (s->children)
 		return dunwind_follow_has(s, p);
 	if (s->target_tid)
@@ -81,6 +84,8 @@ void dunwind_events_comm(struct dunwind_session *s, struct task_struct *task,
 /* Is the new task @child followed (threads; with CHILDREN processes too)? */
 static bool dunwind_events_new_ours(struct dunwind_session *s, struct task_struct *child)
 {
+	if (s->system_wide)
+		return true;
 	if (s->target_tid)
 		return false;
 	if (!s->children || !thread_group_leader(child))

@@ -227,8 +227,16 @@ out_release:
 	dunwind_offcpu_release(slot);
 }
 
+/*
+ * Is @p, switched out or in on this CPU, one whose blocks are measured?
+ * System-wide: every user thread, blocking on one of the session's CPUs
+ * (it may wake on any).
+ */
 static bool dunwind_offcpu_ours(struct dunwind_session *s, struct task_struct *p)
 {
+	if (s->system_wide)
+		return !(p->flags & DUNWIND_PF_NO_USER) && p->mm &&
+		       cpumask_test_cpu(raw_smp_processor_id(), s->cpus);
 	if (s->target_tid)
 		return task_pid_nr(p) == s->target_tid;
 	return task_tgid_nr(p) == s->target_tgid;
@@ -258,7 +266,7 @@ static void dunwind_tp_switch(void *data, DUNWIND_TP_SWITCH_PROTO)
 			dunwind_count(s, DW_CNT_OFFCPU_FULL, 1);
 		}
 	}
-	if (dunwind_offcpu_ours(s, next)) {
+	if (s->system_wide ? !(next->flags & DUNWIND_PF_NO_USER) : dunwind_offcpu_ours(s, next)) {
 		slot = dunwind_offcpu_lookup(oc, next);
 		if (slot)
 			dunwind_offcpu_emit(s, slot, next, ktime_get_mono_fast_ns(), false);

@@ -193,6 +193,8 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 
 	if ((task->flags & DUNWIND_PF_NO_USER) || !task->mm) {
 		*flags |= DUNWIND_SAMPLE_NO_USER;
+		if (task->flags & DUNWIND_PF_NO_USER)
+			*flags |= DUNWIND_SAMPLE_KERNEL_THREAD;
 		return 0;
 	}
 	slot = dunwind_pending_find(&s->pending, task);

@@ -2,9 +2,12 @@
 /*
  * A session: one open of /dev/dunwind, configured once, sampling one
  * thread or one thread group (threads created later inherit the event;
- * with DUNWIND_CFG_CHILDREN the processes it creates, and theirs, too).
+ * with DUNWIND_CFG_CHILDREN the processes it creates, and theirs, too),
+ * or with DUNWIND_CFG_SYSTEM_WIDE every task on a set of CPUs (one event
+ * per CPU).
  */
 #include <linux/capability.h>
+#include <linux/cpumask.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
@@ -28,6 +31,10 @@ struct dunwind_session *dunwind_session_new(void)
 
 	if (!s)
 		return NULL;
+	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL_ACCOUNT)) {
+		kfree(s);
+		return NULL;
+	}
 	kref_init(&s->ref);
 	mutex_init(&s->lock);
 	init_rwsem(&s->walk_sem);
@@ -46,6 +53,7 @@ static void dunwind_session_free(struct kref *ref)
 	dunwind_sframe_cache_free(&s->sframe);
 	dunwind_pending_free(&s->pending);
 	dunwind_ring_free(&s->ring);
+	free_cpumask_var(s->cpus);
 	put_pid(s->target);
 	mutex_destroy(&s->lock);
 	kfree(s);
@@ -68,7 +76,14 @@ static int dunwind_config_check(struct dunwind_config *c)
 		return -EINVAL;
 	if ((c->flags & (DUNWIND_CFG_ENABLE_ON_EXEC | DUNWIND_CFG_CHILDREN)) && !c->pid)
 		return -EINVAL;
-	if (!c->pid == !c->tid || c->pid < 0 || c->tid < 0)
+	if (c->flags & DUNWIND_CFG_SYSTEM_WIDE) {
+		if (c->pid || c->tid)
+			return -EINVAL;
+	} else if (!c->pid == !c->tid || c->pid < 0 || c->tid < 0 || c->cpus) {
+		return -EINVAL;
+	}
+	if (!c->cpus != !c->cpus_size || c->cpus_size > DUNWIND_MAX_CPUS_SIZE ||
+	    c->__reserved1)
 		return -EINVAL;
 	if (!c->sample_freq == !c->sample_period)
 		return -EINVAL;
@@ -104,6 +119,39 @@ static int dunwind_config_check(struct dunwind_config *c)
 	return 0;
 }
 
+/*
+ * The CPUs of a system-wide session: @c's bitmap, or every possible CPU
+ * (START then takes the online ones).  0, -EFAULT, -EINVAL (a CPU that is
+ * not possible, or none), -ENOMEM.
+ */
+static int dunwind_config_cpus(const struct dunwind_config *c, struct cpumask *mask)
+{
+	unsigned int bit;
+	u8 *bits;
+	int ret = 0;
+
+	if (!c->cpus) {
+		cpumask_copy(mask, cpu_possible_mask);
+		return 0;
+	}
+	bits = memdup_user(u64_to_user_ptr(c->cpus), c->cpus_size);
+	if (IS_ERR(bits))
+		return PTR_ERR(bits);
+	cpumask_clear(mask);
+	for (bit = 0; bit < c->cpus_size * 8 && !ret; bit++) {
+		if (!(bits[bit / 8] & (1U << (bit % 8))))
+			continue;
+		if (bit >= nr_cpu_ids || !cpu_possible(bit))
+			ret = -EINVAL;
+		else
+			cpumask_set_cpu(bit, mask);
+	}
+	kfree(bits);
+	if (!ret && cpumask_empty(mask))
+		ret = -EINVAL;
+	return ret;
+}
+
 /**
  * dunwind_session_config() - DUNWIND_IOC_CONFIG
  * @s:		session
@@ -117,7 +165,7 @@ static int dunwind_config_check(struct dunwind_config *c)
 int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 {
 	struct dunwind_config cfg;
-	struct pid *pid;
+	struct pid *pid = NULL;
 	u32 usize;
 	int ret;
 
@@ -145,10 +193,16 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	pid = find_get_pid(cfg.pid ? cfg.pid : cfg.tid);
-	if (!pid || !pid_has_task(pid, cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID)) {
-		ret = -ESRCH;
-		goto out_put_pid;
+	if (cfg.flags & DUNWIND_CFG_SYSTEM_WIDE) {
+		ret = dunwind_config_cpus(&cfg, s->cpus);
+		if (ret)
+			goto out_unlock;
+	} else {
+		pid = find_get_pid(cfg.pid ? cfg.pid : cfg.tid);
+		if (!pid || !pid_has_task(pid, cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID)) {
+			ret = -ESRCH;
+			goto out_put_pid;
+		}
 	}
 	ret = dunwind_pending_init(&s->pending, cfg.max_pending);
 	if (ret)
@@ -264,15 +318,12 @@ static int dunwind_session_grow(struct dunwind_session *s)
 	return 0;
 }
 
-/*
- * Note @task as handled and, unless it already inherited one of our
- * events from the thread that created it, attach a new event to it.
- */
-static int dunwind_session_attach(struct dunwind_session *s, struct task_struct *task)
+/* The perf attributes of @s's events. */
+static void dunwind_session_attr(struct dunwind_session *s, struct perf_event_attr *attr)
 {
-	struct perf_event_attr attr = {
+	*attr = (struct perf_event_attr) {
 		.type = dunwind_events[s->cfg.event].type,
-		.size = sizeof(attr),
+		.size = sizeof(*attr),
 		.config = dunwind_events[s->cfg.event].config,
 		.freq = !!s->cfg.sample_freq,
 		/* New threads; with CHILDREN new processes too (perf's inherit). */
@@ -281,6 +332,19 @@ static int dunwind_session_attach(struct dunwind_session *s, struct task_struct 
 		.disabled = !!(s->cfg.flags & DUNWIND_CFG_ENABLE_ON_EXEC),
 		.enable_on_exec = !!(s->cfg.flags & DUNWIND_CFG_ENABLE_ON_EXEC),
 	};
+	if (s->cfg.sample_freq)
+		attr->sample_freq = s->cfg.sample_freq;
+	else
+		attr->sample_period = s->cfg.sample_period;
+}
+
+/*
+ * Note @task as handled and, unless it already inherited one of our
+ * events from the thread that created it, attach a new event to it.
+ */
+static int dunwind_session_attach(struct dunwind_session *s, struct task_struct *task)
+{
+	struct perf_event_attr attr;
 	struct perf_event *event;
 	int ret;
 
@@ -288,11 +352,7 @@ static int dunwind_session_attach(struct dunwind_session *s, struct task_struct 
 	ret = dunwind_session_grow(s);
 	if (ret)
 		return ret;
-	if (s->cfg.sample_freq)
-		attr.sample_freq = s->cfg.sample_freq;
-	else
-		attr.sample_period = s->cfg.sample_period;
-
+	dunwind_session_attr(s, &attr);
 	if (!dunwind_task_has_event(s, task)) {
 		event = perf_event_create_kernel_counter(&attr, -1, task,
 							 dunwind_sample_overflow, s);
@@ -373,17 +433,59 @@ static int dunwind_session_attach_group(struct dunwind_session *s, struct task_s
 	return ret;
 }
 
+/*
+ * System-wide: one event per CPU of the session's set that is online (all
+ * of them when the caller named them: -ENODEV for one that is not), and a
+ * COMM record for every thread there is.
+ */
+static int dunwind_session_attach_cpus(struct dunwind_session *s)
+{
+	struct task_struct *g, *t;
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	unsigned int cpu;
+	int ret;
+
+	lockdep_assert_held(&s->lock);
+	dunwind_session_attr(s, &attr);
+	for_each_cpu(cpu, s->cpus) {
+		if (!cpu_online(cpu)) {
+			if (s->cfg.cpus)
+				return -ENODEV;
+			continue;
+		}
+		ret = dunwind_session_grow(s);
+		if (ret)
+			return ret;
+		event = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							 dunwind_sample_overflow, s);
+		if (IS_ERR(event))
+			return PTR_ERR(event);
+		s->events[s->nr_events++] = event;
+	}
+	if (!s->nr_events)
+		return -ENODEV;
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		dunwind_events_comm(s, t, NULL, 0);
+		dunwind_count(s, DW_CNT_THREADS, 1);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
 /**
  * dunwind_session_start() - DUNWIND_IOC_START: attach and start sampling
  * @s:	session
  *
  * Context: ioctl (may sleep).
  * Return: 0; -EINVAL (not configured); -EBUSY (already started); -ESRCH
- * (the target has exited); -ENOMEM; or perf's error.
+ * (the target has exited); -ENODEV (a CPU asked for is offline); -ENOMEM;
+ * or perf's error.
  */
 int dunwind_session_start(struct dunwind_session *s)
 {
-	struct task_struct *task;
+	struct task_struct *task = NULL;
 	int ret;
 
 	mutex_lock(&s->lock);
@@ -393,13 +495,16 @@ int dunwind_session_start(struct dunwind_session *s)
 	ret = -EBUSY;
 	if (s->started)
 		goto out_unlock;
-	ret = -ESRCH;
-	task = get_pid_task(s->target, s->cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID);
-	if (!task)
-		goto out_unlock;
+	s->system_wide = !!(s->cfg.flags & DUNWIND_CFG_SYSTEM_WIDE);
+	if (!s->system_wide) {
+		ret = -ESRCH;
+		task = get_pid_task(s->target, s->cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID);
+		if (!task)
+			goto out_unlock;
+		s->target_tgid = task_tgid_nr(task);
+		s->target_tid = s->cfg.pid ? 0 : task_pid_nr(task);
+	}
 	dunwind_ring_set_stopped(&s->ring, false);
-	s->target_tgid = task_tgid_nr(task);
-	s->target_tid = s->cfg.pid ? 0 : task_pid_nr(task);
 	s->children = !!(s->cfg.flags & DUNWIND_CFG_CHILDREN);
 	if (s->children) {
 		ret = dunwind_follow_add(s, task);
@@ -413,21 +518,25 @@ int dunwind_session_start(struct dunwind_session *s)
 	ret = dunwind_offcpu_start(s);
 	if (ret)
 		goto out_detach;
-	if (s->cfg.pid)
+	if (s->system_wide)
+		ret = dunwind_session_attach_cpus(s);
+	else if (s->cfg.pid)
 		ret = dunwind_session_attach_group(s, task);
 	else
 		ret = dunwind_session_attach(s, task);
 	if (ret)
 		goto out_detach;
 	s->started = true;
-	put_task_struct(task);
+	if (task)
+		put_task_struct(task);
 	mutex_unlock(&s->lock);
 	return 0;
 
 out_detach:
 	dunwind_session_detach(s);
 out_put_task:
-	put_task_struct(task);
+	if (task)
+		put_task_struct(task);
 out_unlock:
 	mutex_unlock(&s->lock);
 	return ret;

@@ -206,7 +206,7 @@ TEST_F(dev, config_larger_with_zero_tail_is_accepted)
 
 TEST_F(dev, config_nonzero_reserved_is_einval)
 {
-	self->cfg.__reserved[1] = 1;
+	self->cfg.__reserved[0] = 1;
 	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
 }
 

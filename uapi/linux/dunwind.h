@@ -29,7 +29,8 @@
  *			every thread it creates later (and with
  *			DUNWIND_CFG_CHILDREN every process it creates later,
  *			and theirs).  Exactly one of @pid and
- *			@tid is non-zero, else -EINVAL.  Ids are in the caller's
+ *			@tid is non-zero (both zero with
+ *			DUNWIND_CFG_SYSTEM_WIDE), else -EINVAL.  Ids are in the caller's
  *			pid namespace.  No such process: -ESRCH.
  * @tid:		follow this one thread only.
  * @sample_freq:	samples per second of the target's CPU time (the
@@ -56,7 +57,14 @@
  * @offcpu_thresh_ns:	with DUNWIND_CFG_OFF_CPU: blocks shorter than this
  *			give no sample (counted in @offcpu_short).  Without
  *			the flag it must be zero, else -EINVAL.
- * @__reserved:		must be zero.
+ * @cpus:		with DUNWIND_CFG_SYSTEM_WIDE: the user address of a CPU
+ *			bitmap of @cpus_size bytes (CPU n is bit n % 8 of byte
+ *			n / 8); 0: every online CPU.  A CPU that is not possible:
+ *			-EINVAL; one not online at START: START fails with
+ *			-ENODEV.  Without the flag it must be zero, else -EINVAL.
+ * @cpus_size:		bytes at @cpus, 1..DUNWIND_MAX_CPUS_SIZE; zero exactly
+ *			when @cpus is, else -EINVAL.
+ * @__reserved1, @__reserved:	must be zero.
  */
 struct dunwind_config {
 	__u32 size;
@@ -72,7 +80,10 @@ struct dunwind_config {
 	__u32 max_pending;
 	__u32 event;			/* was __reserved0 (zero: cpu-clock) */
 	__u64 offcpu_thresh_ns;		/* was __reserved[0] (zero: every block) */
-	__u64 __reserved[3];
+	__u64 cpus;			/* was __reserved[1] (zero: every CPU) */
+	__u32 cpus_size;		/* was __reserved[2] */
+	__u32 __reserved1;
+	__u64 __reserved[1];
 };
 #define DUNWIND_CONFIG_SIZE_VER0	88
 
@@ -114,8 +125,22 @@ enum dunwind_event {
  * the processes DUNWIND_CFG_CHILDREN follows.
  */
 #define DUNWIND_CFG_OFF_CPU		(1U << 3)
+/*
+ * The whole system: every task that runs on the chosen CPUs (@cpus), by
+ * per-CPU events: processes started during the session from their first
+ * sample, kernel threads and the idle task with their kernel stack only
+ * (DUNWIND_SAMPLE_KERNEL_THREAD).  @pid and @tid must be zero; not with
+ * DUNWIND_CFG_ENABLE_ON_EXEC or DUNWIND_CFG_CHILDREN.  COMM records for
+ * every thread at START; FORK, EXIT and COMM records for every task.
+ * With DUNWIND_CFG_OFF_CPU: every user thread that blocks on those CPUs.
+ * CPUs brought online during the session are not sampled.
+ */
+#define DUNWIND_CFG_SYSTEM_WIDE		(1U << 4)
 #define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY | DUNWIND_CFG_ENABLE_ON_EXEC | \
-					 DUNWIND_CFG_CHILDREN | DUNWIND_CFG_OFF_CPU)
+					 DUNWIND_CFG_CHILDREN | DUNWIND_CFG_OFF_CPU | \
+					 DUNWIND_CFG_SYSTEM_WIDE)
+/* dunwind_config.cpus_size: 4096 CPUs. */
+#define DUNWIND_MAX_CPUS_SIZE		512
 
 #define DUNWIND_DEFAULT_USER_FRAMES	128
 #define DUNWIND_MAX_USER_FRAMES		1024
@@ -437,6 +462,11 @@ struct dunwind_rec_sample {
 #define DUNWIND_SAMPLE_OFF_CPU		(1U << 6)
 /* ... of a thread still blocked at STOP: the time so far. */
 #define DUNWIND_SAMPLE_OFF_CPU_OPEN	(1U << 7)
+/*
+ * Of a kernel thread (the idle task, workers, io_uring and vhost workers):
+ * it has no user part by nature (NO_USER is set too).
+ */
+#define DUNWIND_SAMPLE_KERNEL_THREAD	(1U << 8)
 
 struct dunwind_rec_user_stack {
 	struct dunwind_rec_header hdr;
