@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dunwind record: sample a command, a process or a thread (and the
- * processes they create) and write every record of the ring to a capture
- * file.
+ * processes they create), or the whole system, and write every record of
+ * the ring to a capture file.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "symbols/dso.h"
 #include "util/clock.h"
+#include "util/cpulist.h"
 #include "util/num.h"
 #include "util/options.h"
 #include "util/spawn.h"
@@ -49,6 +50,10 @@ struct record_opts {
 	int off_cpu;			/* --off-cpu */
 	unsigned long long off_cpu_thresh_us;	/* --off-cpu-thresh */
 	int pid, tid;
+	int all_cpus;			/* -a: the whole system */
+	unsigned char cpus[DUNWIND_MAX_CPUS_SIZE];	/* -C, implies -a */
+	size_t cpus_size;		/* 0: every CPU */
+	unsigned long long duration_ms;	/* --duration, 0: none */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 
@@ -83,6 +88,49 @@ static int opt_pages(const struct dw_option *opt, const char *arg, void *args,
 		return -EINVAL;
 	}
 	o->pages = (unsigned int)v;
+	return 0;
+}
+
+static int opt_cpus(const struct dw_option *opt, const char *arg, void *args,
+		    const char *cmd)
+{
+	struct record_opts *o = args;
+	int err;
+
+	(void)opt;
+	err = dw_cpulist_parse(arg, o->cpus, sizeof(o->cpus), &o->cpus_size);
+	if (err == -ERANGE) {
+		fprintf(stderr, "dunwind %s: -C %s: CPUs go up to %zu\n", cmd, arg,
+			sizeof(o->cpus) * 8 - 1);
+		return err;
+	}
+	if (err) {
+		fprintf(stderr, "dunwind %s: -C wants a CPU list such as 0,2-3, not '%s'\n", cmd,
+			arg);
+		return err;
+	}
+	o->all_cpus = 1;
+	return 0;
+}
+
+static int opt_duration(const struct dw_option *opt, const char *arg, void *args,
+			const char *cmd)
+{
+	struct record_opts *o = args;
+	char *end;
+	double v;
+
+	(void)opt;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || v > 31536000) {
+		fprintf(stderr, "dunwind %s: --duration wants seconds (such as 10 or 0.5), not "
+			"'%s'\n", cmd, arg);
+		return -EINVAL;
+	}
+	o->duration_ms = (unsigned long long)(v * 1000 + 0.5);
+	if (!o->duration_ms)
+		o->duration_ms = 1;
 	return 0;
 }
 
@@ -134,6 +182,14 @@ static const struct dw_option record_options[] = {
 		"now on)"),
 	OPT_INT('t', "tid", struct record_opts, tid, "TID", 1, INT_MAX,
 		"profile this thread only"),
+	OPT_BOOL('a', "all-cpus", struct record_opts, all_cpus,
+		 "profile the whole system: every process, those started meanwhile too, and "
+		 "kernel threads (kernel stacks only); needs CAP_PERFMON or root"),
+	OPT_CALLBACK('C', "cpu", "CPUS", opt_cpus,
+		     "with -a: only the tasks running on these CPUs (0,2-3); implies -a"),
+	{ .type = DW_OPT_CALLBACK, .long_name = "duration", .argh = "SECONDS",
+	  .cb = opt_duration,
+	  .help = "stop after SECONDS (else at the target's end, or at SIGINT/SIGTERM)" },
 	OPT_STRING(0, "device", struct record_opts, device, "PATH",
 		   "device node (default " DUNWIND_DEVICE ")"),
 	OPT_END(),
@@ -143,7 +199,8 @@ const struct dw_cmd_help dw_record_help = {
 	.name = "record",
 	.summary = "profile a command or process, write dunwind.data",
 	.usage = (const char *const[]){
-		"record [options] (-p PID | -t TID | [--] CMD [ARGS...])", NULL
+		"record [options] (-p PID | -t TID | [--] CMD [ARGS...])",
+		"record [options] -a [-C CPUS] [--duration SECONDS] [[--] CMD [ARGS...]]", NULL
 	},
 	.doc = "Samples the target with the dunwind module (/dev/dunwind) and writes every "
 	       "record of its ring to a capture file (following the processes the command or "
@@ -152,7 +209,10 @@ const struct dw_cmd_help dw_record_help = {
 	       "mappings with build-ids, thread names and a snapshot of the kernel symbols the "
 	       "samples need. With a command, its exit status is dunwind's. Libraries without "
 	       ".sframe get SFrame tables generated from their .eh_frame (cached) unless "
-	       "--no-gen-sframe.",
+	       "--no-gen-sframe. With -a, every task on the CPUs (-C) is sampled until the "
+	       "command exits, --duration, or SIGINT/SIGTERM; at the start, every file mapped "
+	       "executable by a running process gets its table, later ones as they are mapped; "
+	       "the summary names the files that got none.",
 	.options = record_options,
 	.flags = DW_PARSE_STOP_AT_NON_OPTION,
 };
@@ -242,6 +302,7 @@ struct record_run {
 	int pidfd;		/* the target's, -1: none */
 	int started;		/* the session started: say a summary */
 	int tty;		/* stderr is a terminal: live progress */
+	long long t_start;	/* when the session started (ms) */
 	long long shown;	/* when progress was last shown (ms) */
 };
 
@@ -254,11 +315,19 @@ static void record_config(const struct record_opts *o, struct dunwind_config *cf
 		cfg->flags |= DUNWIND_CFG_OFF_CPU;
 		cfg->offcpu_thresh_ns = o->off_cpu_thresh_us * 1000;
 	}
-	/* For -- CMD, sample the command, not our child before its exec. */
-	if (o->cmd)
+	if (o->all_cpus) {
+		/* The command, if any, only says when to stop. */
+		cfg->flags |= DUNWIND_CFG_SYSTEM_WIDE;
+		if (o->cpus_size) {
+			cfg->cpus = (__u64)(unsigned long)o->cpus;
+			cfg->cpus_size = (__u32)o->cpus_size;
+		}
+	} else if (o->cmd) {
+		/* For -- CMD, sample the command, not our child before its exec. */
 		cfg->flags |= DUNWIND_CFG_ENABLE_ON_EXEC;
+	}
 	/* Like perf: the processes it creates too (fork, exec), unless --no-inherit. */
-	if ((o->cmd || o->pid) && !o->no_inherit)
+	if ((o->cmd || o->pid) && !o->no_inherit && !o->all_cpus)
 		cfg->flags |= DUNWIND_CFG_CHILDREN;
 	cfg->sample_freq = o->freq;
 	cfg->sample_period = o->period;
@@ -286,12 +355,15 @@ static int record_open(struct record_run *r)
 			r->child = 0;
 			return 1;
 		}
-		r->cfg.pid = r->child;
+		if (!o->all_cpus)
+			r->cfg.pid = r->child;
 	}
 	err = dw_session_open(&r->s, o->device, &r->cfg);
-	if (err == -EINVAL && o->off_cpu) {
-		fprintf(stderr, "dunwind record: the module refuses --off-cpu: load the module "
-			"built from this tree\n");
+	if (err == -EINVAL && (o->off_cpu || o->all_cpus)) {
+		fprintf(stderr, "dunwind record: the module refuses %s: a CPU that is not there "
+			"(see /sys/devices/system/cpu/possible), or a module older than this "
+			"dunwind: load the module built from this tree\n",
+			o->all_cpus ? "-a" : "--off-cpu");
 		return 1;
 	}
 	if (err) {
@@ -309,12 +381,16 @@ static int record_open(struct record_run *r)
 		report_file(o->output, err);
 		return 1;
 	}
-	r->pidfd = (int)syscall(SYS_pidfd_open, r->cfg.pid ? r->cfg.pid : r->cfg.tid, 0);
+	if (r->child || r->cfg.pid || r->cfg.tid)
+		r->pidfd = (int)syscall(SYS_pidfd_open, r->child ? r->child :
+					r->cfg.pid ? r->cfg.pid : r->cfg.tid, 0);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	r->st.feed.dev_fd = o->no_gen ? -1 : r->s.fd;
-	if (r->st.feed.dev_fd >= 0)
+	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
+		dw_sframe_feed_system(&r->st.feed);
+	else if (r->st.feed.dev_fd >= 0)
 		dw_sframe_feed_pid(&r->st.feed,
 				   o->cmd ? getpid() : (r->cfg.pid ? r->cfg.pid : r->cfg.tid));
 	if (o->cmd)
@@ -328,6 +404,11 @@ static int record_start(struct record_run *r)
 	const struct record_opts *o = r->o;
 	int err = dw_session_start(&r->s);
 
+	if (err == -ENODEV && o->all_cpus) {
+		fprintf(stderr, "dunwind record: -C names a CPU that is offline (see "
+			"/sys/devices/system/cpu/online)\n");
+		return 1;
+	}
 	if (err && dw_event_is_hw(o->event) && (err == -ENOENT || err == -EOPNOTSUPP)) {
 		fprintf(stderr, "dunwind record: %s: no PMU counts this event on this machine "
 			"(a VM without a virtual PMU?): use -e cpu-clock\n", dw_event_name(o->event));
@@ -338,6 +419,7 @@ static int record_start(struct record_run *r)
 		return 1;
 	}
 	r->started = 1;
+	r->t_start = dw_now_ms();
 	if (r->child) {
 		if (write(r->go, "g", 1) != 1) {
 			report_file("starting the command", -errno);
@@ -349,7 +431,7 @@ static int record_start(struct record_run *r)
 	return 0;
 }
 
-/* Drain the ring until the target ends or a signal.  0, or 1 (said). */
+/* Drain the ring until the target ends, --duration or a signal.  0, or 1 (said). */
 static int record_loop(struct record_run *r)
 {
 	const struct record_opts *o = r->o;
@@ -373,6 +455,8 @@ static int record_loop(struct record_run *r)
 		}
 		if (n > 0 && r->pidfd >= 0 && p[1].revents)
 			return 0;	/* the target exited */
+		if (o->duration_ms && dw_now_ms() - r->t_start >= (long long)o->duration_ms)
+			return 0;
 		if (r->pidfd < 0 && o->tid && tid_gone(o->tid))
 			return 0;
 	}
@@ -427,7 +511,8 @@ static int record_finish(struct record_run *r, int ret)
 	if (r->tty && r->shown)
 		dw_record_progress(&r->st, 1);
 	if (r->started)
-		dw_record_summary(&r->st, o->output, o->off_cpu, &r->ks, r->have_stats);
+		dw_record_summary(&r->st, o->output, o->off_cpu, o->all_cpus, &r->ks,
+				  r->have_stats);
 	return ret;
 }
 
@@ -481,6 +566,7 @@ static int do_record(const struct record_opts *o)
 	if (r.pidfd >= 0)
 		close(r.pidfd);
 	dw_kips_free(&r.st.kips);
+	dw_sframe_feed_free(&r.st.feed);
 	dw_usnap_writer_free(r.st.usnap);
 	dw_session_close(&r.s);
 	return ret;
@@ -516,10 +602,16 @@ int dw_cmd_record(int argc, char **argv)
 	}
 	if (r < argc)
 		o.cmd = argv + r;
-	targets = !!o.pid + !!o.tid + !!o.cmd;
+	if (o.all_cpus && (o.pid || o.tid)) {
+		fprintf(stderr, "dunwind record: -a profiles every process already: drop -p/-t, "
+			"or -a to profile one\n");
+		return 2;
+	}
+	targets = !!o.pid + !!o.tid + !!o.cmd + (o.all_cpus && !o.cmd);
 	if (targets != 1) {
 		fprintf(stderr,
-			"dunwind record: give exactly one target: -p PID, -t TID or a command\n");
+			"dunwind record: give exactly one target: -p PID, -t TID, a command or "
+			"-a\n");
 		dw_options_usage(stderr, &dw_record_help);
 		return 2;
 	}

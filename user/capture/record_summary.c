@@ -4,10 +4,31 @@
 #include <string.h>
 
 #include "capture/record_summary.h"
+#include "sframe/sframe_reg.h"
 
 static unsigned long long per(unsigned long long ns, unsigned long long n)
 {
 	return n ? ns / n : 0;
+}
+
+/* The files that got no table: their frames are walked by frame pointers. */
+static void summary_misses(const struct dw_sframe_feed *f)
+{
+	size_t i;
+
+	if (!f->failed)
+		return;
+	fprintf(stderr, "dunwind: no table for %u files (their frames need frame pointers):\n",
+		f->failed);
+	for (i = 0; i < f->nr_miss; i++)
+		fprintf(stderr, "dunwind:   %s: %s\n", f->miss[i].path,
+			dw_sframe_reg_strerror(f->miss[i].err));
+	if (f->nr_miss < f->failed)
+		fprintf(stderr, "dunwind:   and %zu more (out of memory for their names)\n",
+			(size_t)f->failed - f->nr_miss);
+	if (f->tried_nomem)
+		fprintf(stderr, "dunwind: out of memory for the set of files tried: some were "
+			"tried more than once\n");
 }
 
 /**
@@ -33,13 +54,14 @@ void dw_record_progress(const struct dw_recorder *st, int done)
  * @st:		the recording
  * @output:	the capture's name
  * @off_cpu:	--off-cpu was given
+ * @system_wide:	-a was given
  * @ks:		the module's statistics, if @have_stats
  * @have_stats:	@ks was read
  *
  * Context: user space.
  */
 void dw_record_summary(const struct dw_recorder *st, const char *output, int off_cpu,
-		       const struct dunwind_stats *ks, int have_stats)
+		       int system_wide, const struct dunwind_stats *ks, int have_stats)
 {
 	fprintf(stderr, "dunwind: %llu samples (%llu without a user part), %llu user stacks",
 		st->samples, st->samples_no_user, st->user_stacks);
@@ -47,6 +69,9 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 		fprintf(stderr, ", %.2f samples per user walk",
 			(double)st->samples_cookie / (double)st->user_stacks);
 	fprintf(stderr, "\n");
+	if (system_wide)
+		fprintf(stderr, "dunwind: system-wide: %llu samples of kernel threads or idle "
+			"(kernel stacks only)\n", st->samples_kthread);
 	if (off_cpu) {
 		fprintf(stderr, "dunwind: off-CPU: %llu of the samples, %.3f s blocked, %llu still "
 			"blocked at the end", st->offcpu, st->offcpu_ns / 1e9, st->offcpu_open);
@@ -63,11 +88,16 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 	if (st->other)
 		fprintf(stderr, ", %llu of unknown type", st->other);
 	fprintf(stderr, "\n");
+	if (system_wide && st->feed.sys_procs)
+		fprintf(stderr, "dunwind: at the start, %u processes mapped %u executable files: "
+			"their tables took %llu ms\n", st->feed.sys_procs, st->feed.sys_files,
+			st->feed.sys_ms);
 	if (st->feed.files)
 		fprintf(stderr, "dunwind: SFrame tables for %u files without .sframe: %u registered "
 			"(%u from the cache, %u generated), %u failed, %.1f ms\n",
 			st->feed.files, st->feed.ok, st->feed.cache, st->feed.gen, st->feed.failed,
 			st->feed.ns / 1e6);
+	summary_misses(&st->feed);
 	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
 		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],
 		st->lost[0] - st->lost[DUNWIND_REC_SAMPLE] - st->lost[DUNWIND_REC_USER_STACK]);

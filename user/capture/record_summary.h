@@ -7,6 +7,6 @@
 
 void dw_record_progress(const struct dw_recorder *st, int done);
 void dw_record_summary(const struct dw_recorder *st, const char *output, int off_cpu,
-		       const struct dunwind_stats *ks, int have_stats);
+		       int system_wide, const struct dunwind_stats *ks, int have_stats);
 
 #endif

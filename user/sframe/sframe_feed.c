@@ -4,8 +4,11 @@
  * target maps that have no .sframe, from the cache or generated from
  * their .eh_frame (sframe_reg.c), each file once.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -15,17 +18,44 @@
 #include "sframe/sframe_feed.h"
 #include "sframe/sframe_reg.h"
 #include "symbols/procfile.h"
+#include "util/clock.h"
 #include "util/exec_path.h"
+#include "util/maps.h"
+
+/* Remember a file that got no table (its name once; every one counted). */
+static void feed_miss(struct dw_sframe_feed *f, const char *path, int err)
+{
+	struct dw_sframe_feed_miss *m;
+
+	if (f->nr_miss == f->cap_miss) {
+		size_t cap = f->cap_miss ? f->cap_miss * 2 : 16;
+
+		m = realloc(f->miss, cap * sizeof(*m));
+		if (!m)
+			return;		/* counted in @failed all the same */
+		f->miss = m;
+		f->cap_miss = cap;
+	}
+	m = &f->miss[f->nr_miss];
+	m->path = strdup(path ? path : "?");
+	if (!m->path)
+		return;
+	m->err = err;
+	f->nr_miss++;
+}
 
 /* Account for one file's registration; stop trying on a module without the ioctl. */
-static void feed_account(struct dw_sframe_feed *f, const struct dw_sframe_reg_file *r)
+static void feed_account(struct dw_sframe_feed *f, const struct dw_sframe_reg_file *r,
+			 const char *name)
 {
 	f->files++;
 	f->ns += r->gen_ns + r->load_ns + r->reg_ns;
-	if (!r->err || r->err == -EEXIST)
+	if (!r->err || r->err == -EEXIST) {
 		f->ok++;
-	else
+	} else {
 		f->failed++;
+		feed_miss(f, name ? name : r->path, r->err);
+	}
 	if (r->source == DW_SFRAME_SRC_CACHE)
 		f->cache++;
 	else if (r->source == DW_SFRAME_SRC_GENERATED)
@@ -36,25 +66,70 @@ static void feed_account(struct dw_sframe_feed *f, const struct dw_sframe_reg_fi
 	}
 }
 
-/* First time we see file (@major:@minor, @ino)? Then remember it. */
+static size_t feed_hash(unsigned long long dev, unsigned long long ino, size_t cap)
+{
+	unsigned long long h = (ino ^ dev * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+
+	return (size_t)(h ^ h >> 29) & (cap - 1);
+}
+
+/* Put (@dev, @ino) in the set, which has room; 1 if new. */
+static int feed_insert(struct dw_sframe_feed *f, unsigned long long dev, unsigned long long ino)
+{
+	size_t i;
+
+	for (i = feed_hash(dev, ino, f->cap_tried);; i = (i + 1) & (f->cap_tried - 1)) {
+		if (f->tried[i].ino == ino && f->tried[i].dev == dev)
+			return 0;
+		if (!f->tried[i].ino) {
+			f->tried[i].dev = dev;
+			f->tried[i].ino = ino;
+			f->nr_tried++;
+			return 1;
+		}
+	}
+}
+
+/* Double the set (kept at most half full). 0 or -ENOMEM. */
+static int feed_grow(struct dw_sframe_feed *f)
+{
+	size_t cap = f->cap_tried ? f->cap_tried * 2 : 256, i, old = f->cap_tried;
+	typeof(f->tried) t = f->tried;
+
+	f->tried = calloc(cap, sizeof(*f->tried));
+	if (!f->tried) {
+		f->tried = t;
+		return -ENOMEM;
+	}
+	f->cap_tried = cap;
+	f->nr_tried = 0;
+	for (i = 0; i < old; i++)
+		if (t[i].ino)
+			feed_insert(f, t[i].dev, t[i].ino);
+	free(t);
+	return 0;
+}
+
+/*
+ * First time we see file (@major:@minor, @ino)? Then remember it.  Out of
+ * memory, every file is new (tried again: never one left without a table).
+ */
 static int feed_first_time(struct dw_sframe_feed *f, unsigned int major, unsigned int minor,
 			   unsigned long long ino)
 {
 	unsigned long long dev = (unsigned long long)major << 32 | minor;
-	unsigned int i;
 
-	for (i = 0; i < f->nr_tried; i++)
-		if (f->tried[i].ino == ino && f->tried[i].dev == dev)
-			return 0;
-	if (f->nr_tried == sizeof(f->tried) / sizeof(f->tried[0]))
-		return 0;		/* that many libraries: stop trying new ones */
-	f->tried[f->nr_tried].dev = dev;
-	f->tried[f->nr_tried++].ino = ino;
-	return 1;
+	if (!ino)
+		return 1;
+	if (2 * (f->nr_tried + 1) > f->cap_tried && feed_grow(f)) {
+		f->tried_nomem = 1;
+		return 1;
+	}
+	return feed_insert(f, dev, ino);
 }
 
-/* Give the module a table for @path unless it has its own .sframe. */
-static void feed_path(struct dw_sframe_feed *f, const char *path)
+/* Give the module a table for @path (@name to the user) unless it has its own .sframe. */
+static void feed_path(struct dw_sframe_feed *f, const char *path, const char *name)
 {
 	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
 	struct dw_sframe_reg_file r;
@@ -63,7 +138,7 @@ static void feed_path(struct dw_sframe_feed *f, const char *path)
 		return;			/* not ELF (a script): nothing to say */
 	if (!r.err && r.source == DW_SFRAME_SRC_NONE)
 		return;			/* has its own .sframe */
-	feed_account(f, &r);
+	feed_account(f, &r, name);
 }
 
 /**
@@ -88,7 +163,7 @@ void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_m
 			 m->build_id_size ? m->build_id : NULL, m->build_id_size, file,
 			 sizeof(file)) == DW_PROC_FILE_NONE && (m->hdr.misc & DUNWIND_MMAP_DELETED))
 		return;
-	feed_path(f, file);
+	feed_path(f, file, m->path);
 }
 
 /* Register @program (found like execvp() would) and the libraries it needs. */
@@ -108,7 +183,7 @@ static void feed_program(struct dw_sframe_feed *f, const char *name)
 		if (stat(need.paths[i], &sb))
 			continue;
 		if (!i || feed_first_time(f, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
-			feed_path(f, need.paths[i]);
+			feed_path(f, need.paths[i], NULL);
 	}
 	dw_needed_free(&need);
 }
@@ -169,9 +244,95 @@ void dw_sframe_feed_pid(struct dw_sframe_feed *f, int pid)
 	err = dw_sframe_register_pid(f->dev_fd, pid, NULL, &res);
 	for (i = 0; i < res.nfiles; i++)
 		if (res.files[i].source != DW_SFRAME_SRC_NONE || res.files[i].err)
-			feed_account(f, &res.files[i]);
+			feed_account(f, &res.files[i], NULL);
 	if (err && err != -ENOTTY)
 		fprintf(stderr, "dunwind: SFrame tables for pid %d: %s\n", pid,
 			dw_sframe_reg_strerror(err));
 	dw_sframe_reg_pid_free(&res);
+}
+
+/*
+ * Every executable file mapping of process @pid: a table for each file not
+ * tried yet, from the file as the process sees it.  Files it counts in
+ * @f->sys_files.
+ */
+static void feed_maps(struct dw_sframe_feed *f, int pid)
+{
+	const struct dw_maps_line *l;
+	struct dw_proc_maps it;
+	char file[4200];
+
+	if (dw_proc_maps_open(&it, pid))
+		return;			/* gone, or a kernel thread */
+	while ((l = dw_proc_maps_next(&it)) && f->dev_fd >= 0) {
+		if (l->perms[2] != 'x' || l->path[0] != '/' ||
+		    !feed_first_time(f, l->dev_major, l->dev_minor, l->ino))
+			continue;
+		f->sys_files++;
+		if (dw_proc_file(pid, l->path, l->start, l->end, NULL, 0, file, sizeof(file)) ==
+		    DW_PROC_FILE_NONE && l->deleted)
+			continue;
+		feed_path(f, file, l->path);
+	}
+	dw_proc_maps_close(&it);
+}
+
+/**
+ * dw_sframe_feed_system() - tables for every file mapped executable by any process
+ * @f:	the feed
+ *
+ * For a system-wide recording, at START: each distinct file (by device and
+ * inode) once, from the cache when it is there.  Files mapped later come
+ * from the MMAP records.  Counts the processes and files seen and the time
+ * taken in @f->sys_*.
+ *
+ * Context: user space.
+ */
+void dw_sframe_feed_system(struct dw_sframe_feed *f)
+{
+	unsigned long long t0 = dw_now_ns();
+	struct dirent *d;
+	DIR *proc;
+
+	if (f->dev_fd < 0)
+		return;
+	proc = opendir("/proc");
+	if (!proc) {
+		fprintf(stderr, "dunwind: /proc: %s: no SFrame tables for the processes running "
+			"now (mount /proc)\n", strerror(errno));
+		return;
+	}
+	while ((d = readdir(proc)) && f->dev_fd >= 0) {
+		char *end;
+		long pid;
+
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		pid = strtol(d->d_name, &end, 10);
+		if (*end || pid <= 0 || pid > 0x7fffffff)
+			continue;
+		f->sys_procs++;
+		feed_maps(f, (int)pid);
+	}
+	closedir(proc);
+	f->sys_ms = (dw_now_ns() - t0) / 1000000;
+}
+
+/**
+ * dw_sframe_feed_free() - free what the feed remembers
+ * @f:	the feed
+ *
+ * Context: user space.
+ */
+void dw_sframe_feed_free(struct dw_sframe_feed *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_miss; i++)
+		free(f->miss[i].path);
+	free(f->miss);
+	free(f->tried);
+	f->miss = NULL;
+	f->tried = NULL;
+	f->nr_miss = f->cap_miss = f->nr_tried = f->cap_tried = 0;
 }

@@ -9,16 +9,32 @@
 
 #include <linux/dunwind.h>
 
+/* A file that got no table: its walks use frame pointers there. */
+struct dw_sframe_feed_miss {
+	char *path;
+	int err;			/* -errno, as dw_sframe_reg_strerror() says */
+};
+
 struct dw_sframe_feed {
 	int dev_fd;			/* < 0: do not register */
-	struct { unsigned long long dev, ino; } tried[256];
-	unsigned int nr_tried;
+	/* Files tried, by (device, inode): an open-addressing set. */
+	struct { unsigned long long dev, ino; } *tried;
+	size_t nr_tried, cap_tried;
+	int tried_nomem;		/* out of memory: files may be tried twice */
 	unsigned int files, ok, cache, gen, failed;
 	unsigned long long ns;
+	/* The files that failed, for the summary (every one is counted). */
+	struct dw_sframe_feed_miss *miss;
+	size_t nr_miss, cap_miss;
+	/* dw_sframe_feed_system(): what the pass at START saw. */
+	unsigned int sys_procs, sys_files;
+	unsigned long long sys_ms;
 };
 
 void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_mmap *m);
 void dw_sframe_feed_command(struct dw_sframe_feed *f, char **cmd);
 void dw_sframe_feed_pid(struct dw_sframe_feed *f, int pid);
+void dw_sframe_feed_system(struct dw_sframe_feed *f);
+void dw_sframe_feed_free(struct dw_sframe_feed *f);
 
 #endif
