@@ -120,16 +120,31 @@ int dw_workload_expect(struct dw_workload *w, const char *word, int timeout_ms)
 int dw_workload_start(struct dw_workload *w, const char *name, const char *const *argv,
 		      int timeout_ms)
 {
-	const char *args[16];
 	char path[PATH_MAX];
-	int in[2], out[2];
-	int i, ret;
+	int ret;
 
 	memset(w, 0, sizeof(*w));
 	w->in_fd = w->out_fd = -1;
 	ret = dw_workload_path(name, path, sizeof(path));
 	if (ret)
 		return ret;
+	return dw_workload_start_path(w, path, argv, timeout_ms);
+}
+
+/**
+ * dw_workload_start_path() - dw_workload_start() of the program at @path
+ * Context: user space; forks.  Stop it with dw_workload_stop().
+ * Return: as dw_workload_start().
+ */
+int dw_workload_start_path(struct dw_workload *w, const char *path, const char *const *argv,
+			   int timeout_ms)
+{
+	const char *args[16];
+	int in[2], out[2];
+	int i, ret;
+
+	memset(w, 0, sizeof(*w));
+	w->in_fd = w->out_fd = -1;
 	if (access(path, X_OK))
 		return -errno;
 	args[0] = path;

@@ -20,6 +20,9 @@ struct dw_workload {
  */
 int dw_workload_start(struct dw_workload *w, const char *name, const char *const *argv,
 		      int timeout_ms);
+/* The same for the program at @path. */
+int dw_workload_start_path(struct dw_workload *w, const char *path, const char *const *argv,
+			   int timeout_ms);
 /* Wait up to @timeout_ms for a line equal to @word on its stdout. 0 or -errno. */
 int dw_workload_expect(struct dw_workload *w, const char *word, int timeout_ms);
 /* Read the next line of its stdout into @buf (no newline). 0 or -errno. */

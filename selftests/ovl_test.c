@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ovl_test: a program run from an overlayfs mount, as in a container.  The
+ * module must name its files as user space sees them (the overlay's inode,
+ * device and path, file_user_inode()/file_user_path() or d_real_inode()):
+ * MMAP records then match /proc/PID/maps and stat(2), and a table
+ * registered for the file by that identity applies to its walks.
+ *
+ * Needs overlay.ko for the booted kernel: tools/vm/selftests copies it to
+ * /selftests-extra/overlay.ko when tools/kernel knows the kernel's modules;
+ * the tests SKIP without it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "chain.h"
+#include "records.h"
+#include "sframe/sframe_reg.h"
+#include "symbols/symtab.h"
+#include "workload.h"
+
+#define OVL_KO		"/selftests-extra/overlay.ko"
+#define TOP		"/tmp/dw-ovl"
+#define MERGED		TOP "/merged"
+#define PROG		"eh_chain"	/* no frame pointers, .eh_frame only */
+#define CACHE_DIR	"/tmp/dunwind-sframe-cache"
+#define FREQ		1000		/* Hz */
+#define MIN_JUDGED	300
+
+/* The chain of fp_chain.c, which eh_chain is built from. */
+static const struct dw_frame_pat chain_want[] = {
+	DW_FN("leaf"), DW_FN("c"), DW_FN("b"), DW_FN("a"), DW_FN("main"),
+};
+
+/* Make overlayfs available: it is a module in Debian's kernels. 0 or -errno. */
+static int ovl_load(void)
+{
+	int fd, ret = 0;
+
+	fd = open(OVL_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Copy @src to a new executable file @dst. 0 or -errno. */
+static int copy_exe(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -EIO;
+			break;
+		}
+	if (n < 0)
+		ret = -errno;
+	close(in);
+	if (close(out) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+FIXTURE(ovl) {
+	int mounted;		/* 1: tmpfs at TOP, 2: and the overlay */
+	char path[256];		/* the program, in the merged view */
+};
+
+FIXTURE_SETUP(ovl)
+{
+	char src[512];
+	int ret;
+
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	ret = ovl_load();
+	if (ret == -ENOENT)
+		SKIP(return, "no %s: tools/vm/selftests adds it when 'tools/kernel env' "
+		     "gives the kernel's MODDIR", OVL_KO);
+	ASSERT_EQ(0, ret) TH_LOG("cannot load %s: %s", OVL_KO, strerror(-ret));
+	ASSERT_EQ(0, dw_workload_path(PROG, src, sizeof(src)));
+	if (access(src, X_OK))
+		SKIP(return, "no workload %s", src);
+	mkdir(TOP, 0755);
+	ASSERT_EQ(0, mount("tmpfs", TOP, "tmpfs", 0, "size=64m"))
+		TH_LOG("tmpfs on %s: %s", TOP, strerror(errno));
+	self->mounted = 1;
+	ASSERT_EQ(0, mkdir(TOP "/lower", 0755));
+	ASSERT_EQ(0, mkdir(TOP "/upper", 0755));
+	ASSERT_EQ(0, mkdir(TOP "/work", 0755));
+	ASSERT_EQ(0, mkdir(MERGED, 0755));
+	ASSERT_EQ(0, copy_exe(src, TOP "/lower/" PROG));
+	ASSERT_EQ(0, mount("overlay", MERGED, "overlay", 0,
+			   "lowerdir=" TOP "/lower,upperdir=" TOP "/upper,workdir=" TOP "/work"))
+		TH_LOG("overlay on %s: %s", MERGED, strerror(errno));
+	self->mounted = 2;
+	snprintf(self->path, sizeof(self->path), "%s/%s", MERGED, PROG);
+}
+
+FIXTURE_TEARDOWN(ovl)
+{
+	if (self->mounted >= 2)
+		umount2(MERGED, MNT_DETACH);
+	if (self->mounted >= 1)
+		umount2(TOP, MNT_DETACH);
+}
+
+/* Register the target's files (as the recorder does) before START. */
+static int reg_hook(struct dw_session *s, void *arg)
+{
+	struct dw_sframe_reg_opts o = { .cache_dir = CACHE_DIR };
+	struct dw_sframe_reg_pid res;
+	int pid = *(int *)arg, ret;
+
+	ret = dw_sframe_register_pid(s->fd, pid, &o, &res);
+	dw_sframe_reg_pid_free(&res);
+	return ret;
+}
+
+/*
+ * The program's MMAP record carries the overlay's path, device and inode:
+ * what /proc/PID/maps and stat(2) on the merged path say, not the lower
+ * layer's file.
+ */
+TEST_F_TIMEOUT(ovl, mmap_record_names_the_merged_file, 120)
+{
+	struct dw_records_opts o = { .ms = 1000, .max_ms = 15000, .min_samples = 100 };
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	size_t i, seen = 0, right = 0;
+	struct stat st;
+	int ret;
+
+	ASSERT_EQ(0, stat(self->path, &st));
+	ret = dw_workload_start_path(&w, self->path, NULL, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start %s: %s", self->path, strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, FREQ);
+	ret = dw_records_profile_opts(&r, &cfg, &o, NULL);
+	dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("session failed: %s", strerror(-ret));
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_mmap *m = (const void *)r.v[i];
+
+		if (r.v[i]->type != DUNWIND_REC_MMAP || !strstr(m->path, "/" PROG))
+			continue;
+		seen++;
+		if (!strcmp(m->path, self->path) && m->ino == st.st_ino &&
+		    m->dev_major == major(st.st_dev) && m->dev_minor == minor(st.st_dev))
+			right++;
+		else
+			TH_LOG("MMAP %s dev %u:%u ino %llu; stat says %s dev %u:%u ino %llu",
+			       m->path, m->dev_major, m->dev_minor, (unsigned long long)m->ino,
+			       self->path, major(st.st_dev), minor(st.st_dev),
+			       (unsigned long long)st.st_ino);
+	}
+	dw_records_free(&r);
+	ASSERT_GT(seen, 0) TH_LOG("no MMAP record for %s", PROG);
+	EXPECT_EQ(seen, right);
+}
+
+/*
+ * The program has no frame pointers and no .sframe: its stacks are
+ * complete only through the table generated and registered for it by the
+ * path and inode user space sees.
+ */
+TEST_F_TIMEOUT(ovl, registered_table_applies, 300)
+{
+	struct dw_records_opts o = { .ms = 2000, .max_ms = 20000, .min_samples = 2 * MIN_JUDGED,
+				     .before_start = reg_hook };
+	struct dw_chain_opts co = { .want = chain_want, .nr_want = 5, .in_func = "leaf" };
+	struct dw_chain_result res;
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_maps *maps;
+	int ret;
+
+	ret = dw_workload_start_path(&w, self->path, NULL, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start %s: %s", self->path, strerror(-ret));
+	maps = dw_maps_load(w.pid);
+	if (!maps)
+		dw_workload_stop(&w);
+	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of %s", self->path);
+	dw_records_config(&cfg, w.pid, 0, FREQ);
+	o.arg = &w.pid;
+	ret = dw_records_profile_opts(&r, &cfg, &o, NULL);
+	dw_workload_stop(&w);
+	co.pid = w.pid;
+	if (!ret)
+		ret = dw_chain_check(&r, maps, &co, &res);
+	dw_maps_free(maps);
+	dw_records_free(&r);
+	ASSERT_EQ(0, ret) TH_LOG("session, registration or stitching failed: %s",
+				 strerror(-ret));
+	TH_LOG("%zu samples, judged %zu, chain %zu, with sframe %zu", res.samples, res.judged,
+	       res.matched, res.with_sframe);
+	ASSERT_GE(res.judged, MIN_JUDGED) TH_LOG("too few samples in leaf()");
+	EXPECT_GE(res.matched * 100, res.judged * 99)
+		TH_LOG("only %zu of %zu stacks are leaf, c, b, a, main", res.matched, res.judged);
+	EXPECT_GE(res.with_sframe * 100, res.judged * 99);
+}
+
+TEST_HARNESS_MAIN
