@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ovl_test: a program run from an overlayfs mount, as in a container.  The
- * module must name its files as user space sees them (the overlay's inode,
- * device and path, file_user_inode()/file_user_path() or d_real_inode()):
- * MMAP records then match /proc/PID/maps and stat(2), and a table
- * registered for the file by that identity applies to its walks.
+ * module must name its files as user space sees them in /proc/PID/maps
+ * (file_user_inode()/file_user_path() from 6.8, kmod/compat.h), and a
+ * table the recorder registers for the file it opens at that path must
+ * apply to its walks.
  *
  * Needs overlay.ko for the booted kernel: tools/vm/selftests copies it to
  * /selftests-extra/overlay.ko when tools/kernel knows the kernel's modules;
@@ -141,9 +141,34 @@ static int reg_hook(struct dw_session *s, void *arg)
 }
 
 /*
- * The program's MMAP record carries the overlay's path, device and inode:
- * what /proc/PID/maps and stat(2) on the merged path say, not the lower
- * layer's file.
+ * Where /proc/@pid/maps maps @path: its device and inode (as the maps file
+ * shows them). 0, or -ENOENT.
+ */
+static int maps_identity(int pid, const char *path, unsigned int *maj, unsigned int *min,
+			 unsigned long long *ino)
+{
+	char file[64], line[4400], name[4096];
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/maps", pid);
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*x-%*x %*s %*x %x:%x %llu %4095s", maj, min, ino, name) == 4 &&
+		    !strcmp(name, path))
+			ret = 0;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The program's MMAP record names it as /proc/PID/maps does: the merged
+ * path, with the overlay's device and inode (stat(2)'s) from 6.8, where
+ * the mapping's backing file knows them; on 6.1, whose overlayfs maps the
+ * real file under the overlay's path, the real file's.  The recorder
+ * matches the two to find the file and its table.
  */
 TEST_F_TIMEOUT(ovl, mmap_record_names_the_merged_file, 120)
 {
@@ -152,12 +177,20 @@ TEST_F_TIMEOUT(ovl, mmap_record_names_the_merged_file, 120)
 	struct dunwind_config cfg;
 	struct dw_workload w;
 	size_t i, seen = 0, right = 0;
+	unsigned long long ino = 0;
+	unsigned int maj = 0, min = 0;
 	struct stat st;
 	int ret;
 
 	ASSERT_EQ(0, stat(self->path, &st));
 	ret = dw_workload_start_path(&w, self->path, NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start %s: %s", self->path, strerror(-ret));
+	ret = maps_identity(w.pid, self->path, &maj, &min, &ino);
+	if (ret)
+		dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("%s not in /proc/%d/maps", self->path, w.pid);
+	TH_LOG("maps: %s %x:%x %llu; stat: %x:%x %llu", self->path, maj, min, ino,
+	       major(st.st_dev), minor(st.st_dev), (unsigned long long)st.st_ino);
 	dw_records_config(&cfg, w.pid, 0, FREQ);
 	ret = dw_records_profile_opts(&r, &cfg, &o, NULL);
 	dw_workload_stop(&w);
@@ -168,14 +201,13 @@ TEST_F_TIMEOUT(ovl, mmap_record_names_the_merged_file, 120)
 		if (r.v[i]->type != DUNWIND_REC_MMAP || !strstr(m->path, "/" PROG))
 			continue;
 		seen++;
-		if (!strcmp(m->path, self->path) && m->ino == st.st_ino &&
-		    m->dev_major == major(st.st_dev) && m->dev_minor == minor(st.st_dev))
+		if (!strcmp(m->path, self->path) && m->ino == ino && m->dev_major == maj &&
+		    m->dev_minor == min)
 			right++;
 		else
-			TH_LOG("MMAP %s dev %u:%u ino %llu; stat says %s dev %u:%u ino %llu",
-			       m->path, m->dev_major, m->dev_minor, (unsigned long long)m->ino,
-			       self->path, major(st.st_dev), minor(st.st_dev),
-			       (unsigned long long)st.st_ino);
+			TH_LOG("MMAP %s dev %x:%x ino %llu; maps says %s %x:%x %llu", m->path,
+			       m->dev_major, m->dev_minor, (unsigned long long)m->ino, self->path,
+			       maj, min, ino);
 	}
 	dw_records_free(&r);
 	ASSERT_GT(seen, 0) TH_LOG("no MMAP record for %s", PROG);
