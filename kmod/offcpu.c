@@ -230,13 +230,16 @@ out_release:
 /*
  * Is @p, switched out or in on this CPU, one whose blocks are measured?
  * System-wide: every user thread, blocking on one of the session's CPUs
- * (it may wake on any).
+ * (it may wake on any).  With DUNWIND_CFG_CHILDREN: a thread of a
+ * followed process (follow.c; an RCU lookup, fine under the runqueue lock).
  */
 static bool dunwind_offcpu_ours(struct dunwind_session *s, struct task_struct *p)
 {
 	if (s->system_wide)
 		return !(p->flags & DUNWIND_PF_NO_USER) && p->mm &&
 		       cpumask_test_cpu(raw_smp_processor_id(), s->cpus);
+	if (s->children)
+		return dunwind_follow_has(s, p);
 	if (s->target_tid)
 		return task_pid_nr(p) == s->target_tid;
 	return task_tgid_nr(p) == s->target_tgid;

@@ -270,6 +270,72 @@ TEST(offcpu_still_blocked_at_stop_is_sampled_open)
 	dw_records_free(&r);
 }
 
+/*
+ * With DUNWIND_CFG_CHILDREN, the blocks of a process the target creates
+ * after START are sampled too: the child (named by its FORK record)
+ * sleeps CHILD_SLEEPS times, each block at least one off-CPU sample.
+ */
+#define CHILD_SLEEPS	5
+
+TEST(offcpu_follows_child_processes)
+{
+	struct dunwind_config cfg;
+	struct dw_session s;
+	struct dw_records r = { 0 };
+	int go[2], parent, status, ret;
+	__u32 child = 0;
+	size_t i, n = 0;
+	char c = 0;
+
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	ASSERT_EQ(0, pipe(go));
+	parent = fork();
+	ASSERT_LE(0, parent);
+	if (!parent) {
+		int k, pid;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		pid = fork();
+		if (pid < 0)
+			_exit(1);
+		if (!pid) {
+			for (k = 0; k < CHILD_SLEEPS; k++)
+				usleep(20000);
+			_exit(0);
+		}
+		_exit(waitpid(pid, &k, 0) == pid && WIFEXITED(k) && !WEXITSTATUS(k) ? 0 : 1);
+	}
+	close(go[0]);
+	dw_records_config(&cfg, parent, 0, 10);
+	cfg.flags |= DUNWIND_CFG_OFF_CPU | DUNWIND_CFG_CHILDREN;
+	ret = dw_session_open(&s, NULL, &cfg);
+	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
+	ASSERT_EQ(0, dw_session_start(&s));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(parent, waitpid(parent, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, dw_session_stop(&s));
+	ASSERT_EQ(0, dw_records_collect(&s, &r, 300));
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_task *t = (const void *)r.v[i];
+
+		if (r.v[i]->type == DUNWIND_REC_FORK && t->ppid == (__u32)parent &&
+		    t->pid != (__u32)parent)
+			child = t->pid;
+	}
+	ASSERT_NE(0, child) TH_LOG("no FORK record of the child");
+	for (i = 0; i < r.n; i++)
+		n += is_offcpu(r.v[i]) &&
+		     ((const struct dunwind_rec_sample *)r.v[i])->pid == child;
+	EXPECT_GE(n, CHILD_SLEEPS);
+	dw_session_close(&s);
+	dw_records_free(&r);
+	close(go[1]);
+}
+
 /* The threshold means nothing without the flag: refused. */
 TEST(offcpu_threshold_needs_the_flag)
 {

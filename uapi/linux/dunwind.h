@@ -121,8 +121,8 @@ enum dunwind_event {
  * stack walked at its next return to user space (a cookie, as usual).
  * Threads still blocked at STOP get theirs at STOP, with
  * DUNWIND_SAMPLE_OFF_CPU_OPEN.  Threads blocked at START count from their
- * next block.  Only the target's own threads (@pid's group or @tid), not
- * the processes DUNWIND_CFG_CHILDREN follows.
+ * next block.  The target's threads (@pid's group or @tid) and, with
+ * DUNWIND_CFG_CHILDREN, those of every process it follows.
  */
 #define DUNWIND_CFG_OFF_CPU		(1U << 3)
 /*
