@@ -20,6 +20,13 @@
  * Every record but the samples ends with the sample_id_all fields (pid,
  * tid, time, cpu).
  *
+ * A profile with off-CPU samples gets a second attribute, named
+ * "offcpu-time" as perf names its own (HEADER_EVENT_DESC), whose samples
+ * are the off-CPU ones (period: ns off CPU): 'perf report' and 'perf
+ * script' then show them apart from the sampling event's.  Both attributes
+ * then have PERF_SAMPLE_IDENTIFIER (first in a sample, last in the
+ * sample_id_all fields) and one id each.
+ *
  * Features: HEADER_BUILD_ID lists every mapped file with its build-id and
  * the kernel with an identity of the recording boot (the capture's boot
  * id), so that perf never takes this machine's /proc/kallsyms for it: the
@@ -36,10 +43,15 @@
 #include <linux/perf_event.h>
 
 #include "capture/capture.h"
+#include "capture/event.h"
 #include "output/perfdata.h"
 
 #define PERFDATA_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PERFDATA_FEAT_BUILD_ID	2			/* HEADER_BUILD_ID */
+#define PERFDATA_FEAT_EVENT_DESC	12		/* HEADER_EVENT_DESC */
+/* The ids of the two attributes when there are two. */
+#define PERFDATA_ID_ONCPU	1
+#define PERFDATA_ID_OFFCPU	2
 #define PERFDATA_FEAT_BITS	256
 #define PERFDATA_NAME_ALIGN	64			/* build-id file names */
 /* The header of a build-id entry says how long its build-id is. */
@@ -96,6 +108,7 @@ struct perfdata {
 	/* The latest exec time of each pid seen (pid, time pairs). */
 	struct { __u32 pid; __u64 time; } *execs;
 	size_t nr_execs, cap_execs;
+	int two;			/* two attributes: PERF_SAMPLE_IDENTIFIER */
 	int err;
 };
 
@@ -188,6 +201,8 @@ static void put_id(struct perfdata *pd, __u32 pid, __u32 tid, __u64 time)
 	struct perfdata_id id = { .pid = pid, .tid = tid, .time = time };
 
 	put(&pd->recs, &id, sizeof(id));
+	if (pd->two)
+		put_u64(&pd->recs, PERFDATA_ID_ONCPU);
 }
 
 static __u64 exec_time(const struct perfdata *pd, __u32 pid)
@@ -395,6 +410,9 @@ static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
 	}
 	off = ev_begin(pd, PERF_RECORD_SAMPLE,
 		       ctx == 1 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+	if (pd->two)
+		put_u64(&pd->recs, s->flags & DUNWIND_SAMPLE_OFF_CPU ? PERFDATA_ID_OFFCPU :
+			PERFDATA_ID_ONCPU);
 	put_u64(&pd->recs, ip);
 	put_u32(&pd->recs, s->pid);
 	put_u32(&pd->recs, s->tid);
@@ -471,6 +489,29 @@ static void attr_for(struct perf_event_attr *a, const struct dw_prof *p)
 	a->exclude_guest = 1;
 }
 
+/* The off-CPU attribute: perf's own for 'perf record --off-cpu'. */
+static void attr_offcpu(struct perf_event_attr *a, const struct perf_event_attr *oncpu)
+{
+	*a = *oncpu;
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_BPF_OUTPUT;
+	a->freq = 0;
+	a->sample_period = 1;
+	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = a->build_id = 0;
+}
+
+/* One HEADER_EVENT_DESC entry: the attribute, its name and its id. */
+static void event_desc(struct perfdata_buf *b, const struct perf_event_attr *a,
+		       const char *name, __u64 id)
+{
+	put(b, a, sizeof(*a));
+	put_u32(b, 1);
+	put_u32(b, PERFDATA_NAME_ALIGN);	/* the name's bytes, padded */
+	put(b, name, strlen(name) + 1);
+	put(b, NULL, PERFDATA_NAME_ALIGN - strlen(name) - 1);
+	put_u64(b, id);
+}
+
 static void perfdata_free(struct perfdata *pd)
 {
 	free(pd->recs.p);
@@ -496,9 +537,10 @@ int dw_perfdata_write(FILE *f, const struct dw_prof *p, const char *capture)
 	const struct dunwind_rec_header *rec;
 	struct perfdata pd = { 0 };
 	struct perfdata_header h = { 0 };
-	struct perfdata_attr attr = { 0 };
-	struct perfdata_section feat;
-	__u64 data_size = 0;
+	struct perfdata_attr attr[2] = { 0 };
+	struct perfdata_section feat[2];
+	struct perfdata_buf desc = { 0 };
+	__u64 data_size = 0, ids[2] = { PERFDATA_ID_ONCPU, PERFDATA_ID_OFFCPU };
 	__u8 kid[20];
 	size_t i;
 	int ret;
@@ -506,6 +548,8 @@ int dw_perfdata_write(FILE *f, const struct dw_prof *p, const char *capture)
 	ret = dw_capture_open(&r, capture);
 	if (ret)
 		return ret;
+	for (i = 0; i < p->nr_samples && !pd.two; i++)
+		pd.two = !!(p->samples[i].flags & DUNWIND_SAMPLE_OFF_CPU);
 	kernel_mmap(&pd, p);
 	while ((rec = dw_capture_next(&r)))
 		task_rec(&pd, rec);
@@ -525,26 +569,52 @@ int dw_perfdata_write(FILE *f, const struct dw_prof *p, const char *capture)
 
 	h.magic = PERFDATA_MAGIC;
 	h.size = sizeof(h);
-	h.attr_size = sizeof(attr);
+	h.attr_size = sizeof(attr[0]);
 	h.attrs.offset = sizeof(h);
-	h.attrs.size = sizeof(attr);
-	h.data.offset = h.attrs.offset + h.attrs.size;
+	h.attrs.size = (pd.two ? 2 : 1) * sizeof(attr[0]);
+	/* Two attributes: their ids after them. */
+	h.data.offset = h.attrs.offset + h.attrs.size + (pd.two ? sizeof(ids) : 0);
 	h.data.size = data_size;
 	h.features[PERFDATA_FEAT_BUILD_ID / 64] |= 1ULL << (PERFDATA_FEAT_BUILD_ID % 64);
-	attr_for(&attr.attr, p);
+	attr_for(&attr[0].attr, p);
+	if (pd.two) {
+		attr[0].attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		attr_offcpu(&attr[1].attr, &attr[0].attr);
+		for (i = 0; i < 2; i++) {
+			attr[i].ids.offset = h.attrs.offset + h.attrs.size + i * sizeof(ids[0]);
+			attr[i].ids.size = sizeof(ids[0]);
+		}
+		h.features[PERFDATA_FEAT_EVENT_DESC / 64] |=
+			1ULL << (PERFDATA_FEAT_EVENT_DESC % 64);
+		put_u32(&desc, 2);
+		put_u32(&desc, sizeof(attr[0].attr));
+		event_desc(&desc, &attr[0].attr, dw_event_name((int)p->hdr.event), ids[0]);
+		event_desc(&desc, &attr[1].attr, "offcpu-time", ids[1]);
+		if (desc.err) {
+			ret = desc.err;
+			goto out;
+		}
+	}
 	/* The feature sections follow the data: their table, then their bytes. */
-	feat.offset = h.data.offset + h.data.size + sizeof(feat);
-	feat.size = pd.bids.len;
+	feat[0].offset = h.data.offset + h.data.size + (pd.two ? 2 : 1) * sizeof(feat[0]);
+	feat[0].size = pd.bids.len;
+	feat[1].offset = feat[0].offset + feat[0].size;
+	feat[1].size = desc.len;
 
 	fwrite(&h, sizeof(h), 1, f);
-	fwrite(&attr, sizeof(attr), 1, f);
+	fwrite(attr, sizeof(attr[0]), pd.two ? 2 : 1, f);
+	if (pd.two)
+		fwrite(ids, sizeof(ids), 1, f);
 	for (i = 0; i < pd.nr_evs; i++)
 		fwrite(pd.recs.p + pd.evs[i].off, 1, pd.evs[i].len, f);
-	fwrite(&feat, sizeof(feat), 1, f);
+	fwrite(feat, sizeof(feat[0]), pd.two ? 2 : 1, f);
 	if (pd.bids.len)
 		fwrite(pd.bids.p, 1, pd.bids.len, f);
+	if (desc.len)
+		fwrite(desc.p, 1, desc.len, f);
 	ret = ferror(f) ? -EIO : 0;
 out:
+	free(desc.p);
 	perfdata_free(&pd);
 	return ret;
 }

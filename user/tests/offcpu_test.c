@@ -200,4 +200,34 @@ TEST_F(offcpu, flamegraph_draws_off_cpu_in_blue)
 	EXPECT_LT(blueness(o, "on_cpu_work"), 0);
 }
 
+/*
+ * report --format perf: two attributes, the second named offcpu-time
+ * (HEADER_EVENT_DESC), so that perf shows off-CPU samples apart; its id
+ * starts the off-CPU samples (PERF_SAMPLE_IDENTIFIER).
+ */
+TEST_F(offcpu, perf_data_has_an_offcpu_time_event)
+{
+	char pd[160], arg[200];
+	unsigned char buf[1 << 16];
+	unsigned long long attr_size, attrs_size;
+	size_t n, i, found = 0;
+	FILE *f;
+
+	snprintf(pd, sizeof(pd), "%s/perf.data", dir);
+	snprintf(arg, sizeof(arg), "report --format perf -o %s", pd);
+	ASSERT_EQ(0, run("%s", arg));
+	f = fopen(pd, "rb");
+	ASSERT_NE(NULL, f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	unlink(pd);
+	ASSERT_LT(104, n);
+	memcpy(&attr_size, buf + 16, 8);
+	memcpy(&attrs_size, buf + 32, 8);
+	EXPECT_EQ(2 * attr_size, attrs_size);
+	for (i = 0; i + 12 <= n; i++)
+		found += !memcmp(buf + i, "offcpu-time", 12);
+	EXPECT_EQ(1, found);
+}
+
 TEST_HARNESS_MAIN
