@@ -13,8 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "capture/capture.h"
 #include "records.h"
 #include "workload.h"
 
@@ -299,6 +301,44 @@ TEST(an_empty_cpu_set_is_einval)
 	cfg.cpus = (__u64)(unsigned long)cpus;
 	cfg.cpus_size = sizeof(cpus);
 	EXPECT_EQ(-EINVAL, config_errno(&cfg));
+}
+
+/*
+ * The tool: 'dunwind record -a -- CMD' runs CMD, stops at its end with
+ * its exit status, and writes a capture of a system-wide session holding
+ * kernel-thread samples and user samples with a user part (CMD spins).
+ */
+TEST(record_a_writes_a_system_wide_capture)
+{
+	const char *path = "/tmp/system_test.data";
+	struct dw_capture_reader r;
+	const struct dunwind_rec_header *h;
+	size_t kthread = 0, user = 0;
+	int st;
+
+	if (access(DUNWIND_DEVICE, F_OK) || !knows_system_wide())
+		SKIP(return, "no module with DUNWIND_CFG_SYSTEM_WIDE");
+	if (system("command -v dunwind >/dev/null 2>&1"))
+		SKIP(return, "no dunwind in PATH (tools/vm/run adds out/dunwind)");
+	st = system("dunwind record -a -f -o /tmp/system_test.data --no-symbol-snapshot "
+		    "--no-kallsyms -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; "
+		    "exit 3' 2>/dev/null");
+	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_EQ(3, WEXITSTATUS(st));
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	EXPECT_TRUE(r.hdr.config_flags & DUNWIND_CFG_SYSTEM_WIDE);
+	while ((h = dw_capture_next(&r))) {
+		const struct dunwind_rec_sample *s = (const void *)h;
+
+		if (h->type != DUNWIND_REC_SAMPLE)
+			continue;
+		kthread += !!(s->flags & DUNWIND_SAMPLE_KERNEL_THREAD);
+		user += s->cookie != 0;
+	}
+	dw_capture_release(&r);
+	unlink(path);
+	EXPECT_LE(1, kthread);
+	EXPECT_LE(1, user);
 }
 
 TEST_HARNESS_MAIN
