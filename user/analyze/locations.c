@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The profile's locations, each resolved on first sight.
+ *
+ * Kernel addresses are named from the kernel symbols (the capture's
+ * snapshot, --kallsyms, or this boot's /proc/kallsyms).  User addresses
+ * from the process's mappings (MMAP records, else the live process):
+ * the mapped file's symbols and debug info (dso.c), else the capture's
+ * user symbol snapshot when the file here is not the recorded one, else
+ * the function its FDE describes; JIT code from the snapshot or
+ * /tmp/perf-PID.map.  What stays unnamed is "[unknown] (dso+off)", and
+ * its files are named once at the end (prof_warn_unnamed()).  A stack
+ * cut short ends in a marker location "[truncated: REASON]".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/profile_priv.h"
+#include "symbols/dso.h"
+#include "symbols/perfmap.h"
+
+struct perfmap_ent {
+	struct perfmap_ent *next;
+	__u32 pid;
+	struct dw_perfmap *map;		/* NULL: no map file */
+	const char *path;
+};
+
+/* A mapped file some of whose addresses got no name: for the warning. */
+struct unnamed_file {
+	struct unnamed_file *next;
+	const char *path;
+	char stale_id[41];		/* the file here is another one: the recorded id */
+	unsigned long locs;
+};
+
+/* A file's base name; pseudo paths ("//anon", "[heap]") stay whole. */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (path[0] != '/' || path[1] == '/')
+		return path;
+	return s && s[1] ? s + 1 : path;
+}
+
+/* Fill location @l (already holding ip/kind) with its lines from @sr, or one line. */
+static void loc_lines(struct dw_prof *p, struct dw_prof_loc *l, const struct dw_symres *sr,
+		      const char *fname)
+{
+	struct prof_priv *pp = p->priv;
+	unsigned int i, n = sr ? sr->nr_frames : 0;
+
+	l->first_line = (uint32_t)p->nr_lines;
+	if (!fname)
+		fname = l->sym ? l->sym : prof_intern(p, "[unknown]");
+	if (!n || !l->sym) {
+		const char *file = n ? prof_intern(p, sr->frames[n - 1].file) : NULL;
+
+		prof_add_line(p, prof_func_get(p, fname, l->dso, file),
+			      n ? sr->frames[n - 1].line : 0);
+		l->nr_lines = 1;
+		return;
+	}
+	/* Without --inline only the real function, at its line of the address. */
+	for (i = pp->o->inline_frames ? 0 : n - 1; i < n; i++) {
+		const char *name = i == n - 1 ? l->sym : sr->frames[i].func;
+
+		if (!name)
+			name = "[unknown]";
+		if (i != n - 1)
+			name = prof_intern_sym(p, name);
+		prof_add_line(p, prof_func_get(p, name, l->dso, prof_intern(p, sr->frames[i].file)),
+			      sr->frames[i].line);
+		l->nr_lines++;
+	}
+}
+
+static const struct dw_perfmap *perfmap_get(struct dw_prof *p, __u32 pid, const char **path)
+{
+	struct prof_priv *pp = p->priv;
+	struct perfmap_ent *e;
+	char file[64];
+
+	for (e = pp->perfmaps; e; e = e->next)
+		if (e->pid == pid)
+			goto out;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	snprintf(file, sizeof(file), "/tmp/perf-%u.map", pid);
+	e->pid = pid;
+	e->map = dw_perfmap_load(file);
+	e->path = prof_intern(p, file);
+	e->next = pp->perfmaps;
+	pp->perfmaps = e;
+out:
+	*path = e->path;
+	return e->map;
+}
+
+/* Remember that @path (a file) left a location unnamed. */
+static void note_unnamed(struct dw_prof *p, const char *path, const struct dw_mapres *r)
+{
+	struct prof_priv *pp = p->priv;
+	struct unnamed_file *u;
+	size_t i;
+
+	p->unnamed++;
+	for (u = pp->unnamed; u; u = u->next)
+		if (u->path == path)
+			break;
+	if (!u) {
+		u = calloc(1, sizeof(*u));
+		if (!u)
+			return;
+		u->path = path;
+		u->next = pp->unnamed;
+		pp->unnamed = u;
+	}
+	for (i = 0; r->stale && !u->locs && i < r->build_id_size && i < 20; i++)
+		sprintf(u->stale_id + 2 * i, "%02x", r->build_id[i]);
+	u->locs++;
+}
+
+/*
+ * No symbol in the file here (not the recorded one, absent, or stripped):
+ * the capture's snapshot of the recorded one, if it knows the address.
+ */
+static int from_snapshot(struct dw_prof *p, struct dw_mapres *r)
+{
+	struct prof_priv *pp = p->priv;
+	struct dw_symres sr;
+
+	if (!pp->usnap || dw_usnap_lookup(pp->usnap, r->build_id, r->build_id_size, r->dso,
+					  r->foff, &sr))
+		return -ENOENT;
+	/* A named function beats an FDE range found here. */
+	if (!sr.name && r->sym.fde)
+		return -ENOENT;
+	r->sym = sr;
+	r->fstart = sr.start;
+	p->usyms_used++;
+	return 0;
+}
+
+static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 time, int adj,
+		     struct dw_maps *live)
+{
+	struct prof_priv *pp = p->priv;
+	uint64_t look = l->ip - (adj ? 1 : 0);
+	const struct dw_perfmap *pm;
+	const char *pm_path, *name;
+	struct dw_mapres r;
+	struct dw_symres sr;
+	int e = -ESRCH, file;
+
+	memset(&r, 0, sizeof(r));
+	if (pp->o->user_symbols && dw_procs_has_maps(pp->model, pid))
+		e = dw_procs_resolve(pp->model, pid, time, look, pp->dso_flags, &r);
+	else if (pp->o->user_symbols && live)
+		e = dw_maps_resolve(live, look, pp->dso_flags, &r);
+	file = r.mapped && r.dso && r.dso[0] == '/' && r.dso[1] != '/';
+	if (r.mapped && r.dso) {
+		struct dw_prof_mapping m = { .start = r.start, .end = r.end, .pgoff = r.pgoff,
+					     .file = prof_intern(p, r.dso) };
+
+		if (r.build_id_size && r.build_id_size <= sizeof(m.build_id)) {
+			memcpy(m.build_id, r.build_id, r.build_id_size);
+			m.build_id_size = r.build_id_size;
+		}
+		l->mapping = prof_mapping_get(p, &m);
+		l->dso = m.file;
+		l->dso_off = l->ip - r.start + r.pgoff;
+	}
+	if (e && file && pp->o->user_symbols && !from_snapshot(p, &r))
+		e = r.sym.name ? 0 : -ENOENT;
+	if (!e) {
+		l->sym = prof_intern_sym(p, r.sym.name);
+		l->off = r.sym.off + (l->ip - look);
+		loc_lines(p, l, &r.sym, NULL);
+		return;
+	}
+	/* No symbol: still one function, the one its FDE describes. */
+	if (file && r.sym.fde) {
+		l->sym = prof_internf(p, "%s+0x%" PRIx64, base_name(l->dso), r.fstart);
+		l->off = l->dso_off - r.fstart;
+		loc_lines(p, l, &r.sym, NULL);
+		return;
+	}
+	/* JIT code lives in anonymous memory, or outside any recorded mapping. */
+	if (pp->o->user_symbols && !file && pp->usnap &&
+	    !dw_usnap_lookup_jit(pp->usnap, pid, look, &sr)) {
+		l->sym = prof_intern(p, sr.name);
+		l->off = sr.off + (l->ip - look);
+		l->dso = prof_internf(p, "/tmp/perf-%u.map", pid);
+		p->usyms_used++;
+		loc_lines(p, l, NULL, l->sym);
+		return;
+	}
+	if (pp->o->user_symbols && !file &&
+	    (pm = perfmap_get(p, pid, &pm_path)) &&
+	    (name = dw_perfmap_lookup(pm, look, &l->off, NULL))) {
+		l->sym = prof_intern(p, name);
+		l->off += l->ip - look;
+		l->dso = pm_path;
+		loc_lines(p, l, NULL, l->sym);
+		return;
+	}
+	if (file && pp->o->user_symbols)
+		note_unnamed(p, l->dso, &r);
+	if (l->dso)
+		name = prof_internf(p, "[unknown] (%s+0x%" PRIx64 ")", base_name(l->dso),
+				    l->dso_off);
+	else
+		name = prof_intern(p, "[unknown]");
+	loc_lines(p, l, NULL, name);
+}
+
+static void kernel_loc(struct dw_prof *p, struct dw_prof_loc *l, int adj)
+{
+	struct prof_priv *pp = p->priv;
+	uint64_t look = l->ip - (adj ? 1 : 0), off = 0;
+	const char *name = NULL, *mod = NULL;
+	struct dw_prof_mapping m = { .kernel = 1 };
+
+	l->kernel = 1;
+	if (pp->ksyms)
+		name = dw_kallsyms_lookup(pp->ksyms, look, &off, &mod);
+	if (name) {
+		l->sym = prof_intern(p, name);
+		l->off = off + (l->ip - look);
+		l->dso = prof_internf(p, "[%s]", mod);
+	} else if (pp->ksyms && (mod = dw_kallsyms_module(pp->ksyms, l->ip, &off))) {
+		l->dso = prof_internf(p, "[%s]", mod);
+		l->dso_off = off;
+	} else {
+		l->dso = prof_intern(p, "[kernel.kallsyms]");
+		l->dso_off = l->ip;
+	}
+	m.file = l->dso;
+	l->mapping = prof_mapping_get(p, &m);
+	if (l->sym)
+		loc_lines(p, l, NULL, l->sym);
+	else if (strcmp(l->dso, "[kernel.kallsyms]"))
+		loc_lines(p, l, NULL, prof_internf(p, "[unknown] (%s+0x%" PRIx64 ")", l->dso,
+					      l->dso_off));
+	else
+		loc_lines(p, l, NULL, prof_internf(p, "[unknown] (0x%" PRIx64 ")", l->ip));
+}
+
+static int loc_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct dw_prof *p = ctx;
+	const struct prof_priv *pp = p->priv;
+	const struct loc_key *a = &pp->loc_keys[id], *b = key;
+
+	return a->ip == b->ip && a->kind == b->kind && a->pid == b->pid && a->image == b->image;
+}
+
+/* Index of the location for @k, resolved on first sight; -1 on ENOMEM. */
+static long loc_get(struct dw_prof *p, const struct loc_key *k, __u64 time, struct dw_maps *live)
+{
+	struct prof_priv *pp = p->priv;
+	uint64_t h = dw_hash_ptr(k->image, dw_hash_bytes(k, offsetof(struct loc_key, kind) +
+							 sizeof(int), DW_HASH_INIT));
+	struct dw_prof_loc *l;
+	size_t cap = pp->cap_locs;
+	long id = dw_htab_find(&pp->loc_ht, h, loc_eq, p, k);
+
+	if (id >= 0)
+		return id;
+	if (PROF_GROW(p->locs, pp->cap_locs, p->nr_locs))
+		goto nomem;
+	if (cap != pp->cap_locs) {
+		struct loc_key *nk = realloc(pp->loc_keys, pp->cap_locs * sizeof(*nk));
+
+		if (!nk)
+			goto nomem;
+		pp->loc_keys = nk;
+	}
+	if (dw_htab_insert(&pp->loc_ht, h, (uint32_t)p->nr_locs))
+		goto nomem;
+	pp->loc_keys[p->nr_locs] = *k;
+	l = &p->locs[p->nr_locs];
+	memset(l, 0, sizeof(*l));
+	l->ip = k->ip;
+	if (k->kind == 4) {
+		l->marker = 1;
+		l->ip = 0;
+		l->dso = prof_intern(p, DW_PROF_MARKER_DSO);
+		loc_lines(p, l, NULL, prof_internf(p, "[truncated: %s]",
+						   dw_prof_stop_name((int)k->ip)));
+	} else if (k->kind >= 2) {
+		kernel_loc(p, l, k->kind == 3);
+	} else {
+		user_loc(p, l, k->pid, time, k->kind == 1, live);
+	}
+	return (long)p->nr_locs++;
+nomem:
+	pp->err = -ENOMEM;
+	return -1;
+}
+
+int prof_push_loc(struct dw_prof *p, const struct loc_key *k, __u64 time, struct dw_maps *live)
+{
+	struct prof_priv *pp = p->priv;
+	long id = loc_get(p, k, time, live);
+
+	if (id < 0 || PROF_GROW(p->stack, pp->cap_stack, p->nr_stack)) {
+		pp->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	p->stack[p->nr_stack++] = (uint32_t)id;
+	return 0;
+}
+
+/* Name the files whose addresses stayed unnamed, and say what to do. */
+void prof_warn_unnamed(const struct dw_prof *p)
+{
+	const struct prof_priv *pp = p->priv;
+	const struct unnamed_file *u;
+	int n = 0;
+
+	if (!pp->unnamed)
+		return;
+	fprintf(stderr, "dunwind: no function names for %lu addresses in:", p->unnamed);
+	for (u = pp->unnamed; u; u = u->next, n++) {
+		if (n < 8)
+			fprintf(stderr, " %s%s%s%s", u->path, u->stale_id[0] ? " (not the recorded "
+				"file: that had build-id " : "", u->stale_id, u->stale_id[0] ? ")" : "");
+	}
+	if (n > 8)
+		fprintf(stderr, " and %d more", n - 8);
+	fprintf(stderr, "\ndunwind: to name them: %s; or give the recorded files with --symfs "
+		"DIR (a copy of the recording machine's root) or --debug-dir DIR (.build-id/xx/"
+		"yyyy[.debug]), or set DEBUGINFOD_URLS\n", pp->usnap ?
+		"the capture's snapshot does not know them (stripped files without .eh_frame?)" :
+		"record without --no-symbol-snapshot so the capture names them");
+}
+
+/* Free the perf maps read and the list of unnamed files. */
+void prof_locations_free(struct prof_priv *pp)
+{
+	struct perfmap_ent *pe, *pnext;
+
+	for (pe = pp->perfmaps; pe; pe = pnext) {
+		pnext = pe->next;
+		dw_perfmap_free(pe->map);
+		free(pe);
+	}
+	while (pp->unnamed) {
+		struct unnamed_file *u = pp->unnamed;
+
+		pp->unnamed = u->next;
+		free(u);
+	}
+	free(pp->loc_keys);
+	dw_htab_free(&pp->loc_ht);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the profile model (profile.c): what its parts share.  The
+ * profile's strings, functions and mappings are interned (prof_intern.c),
+ * its locations resolved on first sight (locations.c), processes without
+ * MMAP records stood in for by the running ones (live.c).
+ */
+#ifndef DW_PROFILE_PRIV_H
+#define DW_PROFILE_PRIV_H
+
+#include "analyze/procs.h"
+#include "analyze/profile.h"
+#include "capture/usnap.h"
+#include "symbols/kallsyms.h"
+#include "util/array.h"
+#include "util/htab.h"
+#include "util/maps.h"
+
+/* Room for one more element at index @n of @arr (capacity @cap). 0 or -ENOMEM. */
+#define PROF_GROW(arr, cap, n)	DW_ARRAY_RESERVE(arr, cap, (n) + 1, 256)
+
+struct live_proc {
+	struct live_proc *next;
+	int pid;
+	char comm[32];
+	struct dw_maps *maps;
+};
+
+struct perfmap_ent;
+struct unnamed_file;
+
+struct loc_key {
+	const void *image;		/* process image, or NULL (kernel, markers) */
+	uint64_t ip;
+	__u32 pid;
+	int kind;			/* 0 user, 1 user - 1, 2 kernel, 3 kernel - 1, 4 marker */
+};
+
+struct prof_priv {
+	char **strs;
+	size_t nr_strs, cap_strs;
+	struct dw_htab str_ht, func_ht, loc_ht, map_ht;
+	struct loc_key *loc_keys;
+	size_t cap_samples, cap_stack, cap_locs, cap_lines, cap_funcs, cap_maps;
+
+	const struct dw_prof_opts *o;
+	struct dw_procs *model;
+	struct dw_kallsyms *ksyms;
+	struct live_proc *live;
+	struct perfmap_ent *perfmaps;
+	struct dw_usnap *usnap;		/* the capture's user symbols, or NULL */
+	struct unnamed_file *unnamed;
+	int other_boot;
+	unsigned long long lost_stacks;
+	unsigned int dso_flags;
+	int err;
+};
+
+/* prof_intern.c: each returns NULL/-1/0 with pp->err = -ENOMEM when out of memory. */
+const char *prof_intern(struct dw_prof *p, const char *s);
+const char *prof_intern_sym(struct dw_prof *p, const char *raw);
+__attribute__((format(printf, 2, 3)))
+const char *prof_internf(struct dw_prof *p, const char *fmt, ...);
+long prof_func_get(struct dw_prof *p, const char *name, const char *dso, const char *file);
+uint32_t prof_mapping_get(struct dw_prof *p, const struct dw_prof_mapping *m);
+int prof_add_line(struct dw_prof *p, long func, int line);
+void prof_intern_free(struct prof_priv *pp);
+
+/* locations.c */
+int prof_push_loc(struct dw_prof *p, const struct loc_key *k, __u64 time, struct dw_maps *live);
+void prof_warn_unnamed(const struct dw_prof *p);
+void prof_locations_free(struct prof_priv *pp);
+
+/* live.c */
+struct live_proc *prof_live_get(struct dw_prof *p, int pid);
+void prof_live_free(struct prof_priv *pp);
+
+#endif
