@@ -14,12 +14,15 @@
  * not the recorded one is not the file that ran: we fetch the right one
  * from debuginfod when we can, and otherwise mark it stale (no symbols;
  * callers print its frames as [unknown] (dso+0xoff)) and say so once.
+ *
+ * An address no symbol covers may be a PLT stub (plt.c) or still have
+ * the range of its FDE; source lines and inline frames come from its
+ * DWARF (dwarf.c).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <elfutils/libdwfl.h>
-#include <dwarf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,8 @@
 
 #include "symbols/debuginfod.h"
 #include "symbols/dso.h"
+#include "symbols/dwarf.h"
+#include "symbols/plt.h"
 
 struct dw_load {
 	uint64_t offset, vaddr, filesz;
@@ -45,11 +50,7 @@ struct dw_dso {
 	unsigned char build_id[64];	/* the ELF's own */
 	size_t build_id_size;
 	int stale;
-	/* PLT stubs, read on first need: "func@plt" by entry. */
-	int plt_read;
-	struct dw_plt_sec { uint64_t start, size, entsize; size_t first; } plt[2];
-	char **plt_names;		/* by .rela.plt index; NULL: no symbol */
-	size_t nr_plt_names;
+	struct dw_plt plt;		/* PLT stubs, read on first need */
 };
 
 static struct dw_dso *cache;
@@ -152,22 +153,9 @@ static void hex(char *out, const unsigned char *id, size_t n)
 	out[2 * n] = '\0';
 }
 
-static void free_plt(struct dw_dso *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->nr_plt_names; i++)
-		free(d->plt_names[i]);
-	free(d->plt_names);
-	d->plt_names = NULL;
-	d->nr_plt_names = 0;
-	memset(d->plt, 0, sizeof(d->plt));
-	d->plt_read = 0;
-}
-
 static void close_dwfl(struct dw_dso *d)
 {
-	free_plt(d);
+	dw_plt_free(&d->plt);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	d->dwfl = NULL;
@@ -437,205 +425,6 @@ int dw_dso_file_to_vaddr(const struct dw_dso *d, uint64_t foff, uint64_t *vaddr)
 	return -ENOENT;
 }
 
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-	const char *n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
-
-	if (!n)
-		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
-	if (!n)
-		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
-	return n;
-}
-
-/* The index of the first function-like scope at or after @i, or -1. */
-static int next_func(Dwarf_Die *scopes, int n, int i)
-{
-	for (; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram ||
-		    tag == DW_TAG_entry_point)
-			return i;
-	}
-	return -1;
-}
-
-/*
- * Source lines and inline frames of module address @addr.  The scopes of
- * an address run from the innermost inlined instance outwards, but past
- * an inlined instance they follow its abstract origin; the concrete
- * function that holds it comes from the instance's own scopes
- * (dwarf_getscopes_die), so we restart there after each instance.
- */
-static void resolve_src(struct dw_dso *d, Dwarf_Addr addr, struct dw_symres *res)
-{
-	Dwfl_Line *line = dwfl_module_getsrc(d->mod, addr);
-	Dwarf_Files *files = NULL;
-	const char *file = NULL;
-	Dwarf_Die *cu, *scopes = NULL;
-	Dwarf_Addr dbias;
-	size_t nfiles = 0;
-	int lineno = 0, n, i;
-
-	if (line)
-		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-	cu = dwfl_module_addrdie(d->mod, addr, &dbias);
-	n = cu ? dwarf_getscopes(cu, addr - dbias, &scopes) : 0;
-	if (cu && dwarf_getsrcfiles(cu, &files, &nfiles))
-		files = NULL;
-	i = n > 0 ? next_func(scopes, n, 0) : -1;
-	while (i >= 0 && res->nr_frames < DW_DSO_MAX_INLINE) {
-		Dwarf_Die die = scopes[i];
-		Dwarf_Attribute a;
-		Dwarf_Word v;
-
-		res->frames[res->nr_frames++] =
-			(struct dw_srcframe){ die_name(&die), file, lineno };
-		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
-			break;
-		/* The caller continues at the call site. */
-		file = NULL;
-		lineno = 0;
-		if (files && !dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &v) &&
-		    v < nfiles)
-			file = dwarf_filesrc(files, v, NULL, NULL);
-		if (!dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &v))
-			lineno = (int)v;
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes_die(&die, &scopes);
-		i = n > 1 ? next_func(scopes, n, 1) : -1;
-	}
-	free(scopes);
-	if (!res->nr_frames && file)	/* line info but no DIE */
-		res->frames[res->nr_frames++] = (struct dw_srcframe){ NULL, file, lineno };
-}
-
-/* The symbols .rela.plt relocates, in order, as "name@plt". */
-static int read_plt_names(struct dw_dso *d, Elf *elf, Elf_Scn *rela, GElf_Shdr *rsh)
-{
-	Elf_Scn *dynsym = elf_getscn(elf, rsh->sh_link);
-	Elf_Data *rd = elf_getdata(rela, NULL), *sd;
-	GElf_Shdr ssh;
-	size_t i, n;
-
-	if (!dynsym || !rd || !gelf_getshdr(dynsym, &ssh) || !(sd = elf_getdata(dynsym, NULL)) ||
-	    !rsh->sh_entsize)
-		return -1;
-	n = rsh->sh_size / rsh->sh_entsize;
-	d->plt_names = calloc(n ? n : 1, sizeof(*d->plt_names));
-	if (!d->plt_names)
-		return -1;
-	d->nr_plt_names = n;
-	for (i = 0; i < n; i++) {
-		GElf_Rela r;
-		GElf_Sym sym;
-		const char *name;
-
-		if (!gelf_getrela(rd, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
-		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym))
-			continue;
-		name = elf_strptr(elf, ssh.sh_link, sym.st_name);
-		if (name && *name && asprintf(&d->plt_names[i], "%s@plt", name) < 0)
-			d->plt_names[i] = NULL;
-	}
-	return 0;
-}
-
-/*
- * Where the PLT stubs are: with .plt.sec (IBT), its entry i jumps through
- * .rela.plt[i] and the .plt entry i + 1 is its lazy-binding half; without,
- * .plt entry i + 1 does (entry 0 is the resolver's).
- */
-static void read_plt(struct dw_dso *d)
-{
-	GElf_Shdr sh, rsh = { 0 };
-	Elf_Scn *scn = NULL, *rela = NULL;
-	GElf_Addr bias;
-	Elf *elf;
-	size_t shstrndx;
-
-	d->plt_read = 1;
-	elf = dwfl_module_getelf(d->mod, &bias);
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
-			rela = scn;
-			rsh = sh;
-		} else if (!strcmp(name, ".plt") && sh.sh_type == SHT_PROGBITS) {
-			/* Entry 0 is the resolver's: entry k is relocation k - 1. */
-			d->plt[0] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
-							 sh.sh_entsize ? sh.sh_entsize : 16, 1 };
-		} else if (!strcmp(name, ".plt.sec") && sh.sh_type == SHT_PROGBITS) {
-			d->plt[1] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
-							 sh.sh_entsize ? sh.sh_entsize : 16, 0 };
-		}
-	}
-	if (!rela || read_plt_names(d, elf, rela, &rsh))
-		memset(d->plt, 0, sizeof(d->plt));
-}
-
-/* A PLT stub covers link-time address @vaddr: "func@plt". */
-static void resolve_plt(struct dw_dso *d, uint64_t vaddr, struct dw_symres *res)
-{
-	int i;
-
-	if (!d->plt_read)
-		read_plt(d);
-	for (i = 0; i < 2; i++) {
-		const struct dw_plt_sec *s = &d->plt[i];
-		uint64_t k;
-
-		if (!s->size || vaddr < s->start || vaddr - s->start >= s->size)
-			continue;
-		k = (vaddr - s->start) / s->entsize;
-		if (k < s->first || k - s->first >= d->nr_plt_names ||
-		    !d->plt_names[k - s->first])
-			return;
-		res->name = d->plt_names[k - s->first];
-		res->start = s->start + k * s->entsize;
-		res->size = s->entsize;
-		res->off = vaddr - res->start;
-		return;
-	}
-}
-
-/*
- * No symbol covers module address @addr: the range of the CFI FDE that
- * does (.eh_frame, else .debug_frame), the compiler's own idea of where
- * the function begins and ends.
- */
-static void resolve_fde(struct dw_dso *d, Dwarf_Addr addr, struct dw_symres *res)
-{
-	Dwarf_Addr cbias, start, end;
-	Dwarf_Frame *frame = NULL;
-	bool signal;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		Dwarf_CFI *cfi = i ? dwfl_module_dwarf_cfi(d->mod, &cbias) :
-				     dwfl_module_eh_cfi(d->mod, &cbias);
-
-		if (!cfi || dwarf_cfi_addrframe(cfi, addr - cbias, &frame))
-			continue;
-		if (dwarf_frame_info(frame, &start, &end, &signal) >= 0 && end > start) {
-			res->fde = 1;
-			res->start = start + cbias - d->bias;
-			res->size = end - start;
-			res->off = addr - (start + cbias);
-		}
-		free(frame);
-		return;
-	}
-}
-
 /**
  * dw_dso_resolve() - symbol, source line and inline frames of an address
  * @d:		file from dw_dso_get()
@@ -664,12 +453,12 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 		res->start = vaddr - off;
 		res->size = sym.st_size;
 	} else {
-		resolve_plt(d, vaddr, res);
+		dw_plt_resolve(&d->plt, d->mod, vaddr, res);
 		if (!res->name)
-			resolve_fde(d, addr, res);
+			dw_dwarf_fde(d->mod, d->bias, addr, res);
 	}
 	if (flags & DW_DSO_SRC)
-		resolve_src(d, addr, res);
+		dw_dwarf_src(d->mod, addr, res);
 	return res->name ? 0 : -ENOENT;
 }
 

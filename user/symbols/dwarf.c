@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What DWARF says about one address of a file opened with libdwfl (dso.c):
+ * its source line and inline frames (.debug_info, .debug_line), and the
+ * range of the CFI FDE that covers it (.eh_frame, .debug_frame).
+ */
+#include <dwarf.h>
+#include <stdlib.h>
+
+#include "symbols/dwarf.h"
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	return n;
+}
+
+/* The index of the first function-like scope at or after @i, or -1. */
+static int next_func(Dwarf_Die *scopes, int n, int i)
+{
+	for (; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram ||
+		    tag == DW_TAG_entry_point)
+			return i;
+	}
+	return -1;
+}
+
+/**
+ * dw_dwarf_src() - source lines and inline frames of an address
+ * @mod:	the file's module
+ * @addr:	module address
+ * @res:	its frames appended, innermost first
+ *
+ * Context: user space; may read the debug file the first time.
+ *
+ * The scopes of
+ * an address run from the innermost inlined instance outwards, but past
+ * an inlined instance they follow its abstract origin; the concrete
+ * function that holds it comes from the instance's own scopes
+ * (dwarf_getscopes_die), so we restart there after each instance.
+ */
+void dw_dwarf_src(Dwfl_Module *mod, Dwarf_Addr addr, struct dw_symres *res)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+	Dwarf_Files *files = NULL;
+	const char *file = NULL;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr dbias;
+	size_t nfiles = 0;
+	int lineno = 0, n, i;
+
+	if (line)
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	cu = dwfl_module_addrdie(mod, addr, &dbias);
+	n = cu ? dwarf_getscopes(cu, addr - dbias, &scopes) : 0;
+	if (cu && dwarf_getsrcfiles(cu, &files, &nfiles))
+		files = NULL;
+	i = n > 0 ? next_func(scopes, n, 0) : -1;
+	while (i >= 0 && res->nr_frames < DW_DSO_MAX_INLINE) {
+		Dwarf_Die die = scopes[i];
+		Dwarf_Attribute a;
+		Dwarf_Word v;
+
+		res->frames[res->nr_frames++] =
+			(struct dw_srcframe){ die_name(&die), file, lineno };
+		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
+			break;
+		/* The caller continues at the call site. */
+		file = NULL;
+		lineno = 0;
+		if (files && !dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &v) &&
+		    v < nfiles)
+			file = dwarf_filesrc(files, v, NULL, NULL);
+		if (!dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &v))
+			lineno = (int)v;
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&die, &scopes);
+		i = n > 1 ? next_func(scopes, n, 1) : -1;
+	}
+	free(scopes);
+	if (!res->nr_frames && file)	/* line info but no DIE */
+		res->frames[res->nr_frames++] = (struct dw_srcframe){ NULL, file, lineno };
+}
+
+/**
+ * dw_dwarf_fde() - the range of the CFI FDE that covers an address
+ * @mod:	the file's module
+ * @bias:	its bias (link-time address = module address - @bias)
+ * @addr:	module address no symbol covers
+ * @res:	@res->fde set and the range (link-time), if an FDE covers @addr
+ *
+ * Context: user space.  .eh_frame, else .debug_frame: the compiler's own
+ * idea of where the function begins and ends.
+ */
+void dw_dwarf_fde(Dwfl_Module *mod, GElf_Addr bias, Dwarf_Addr addr, struct dw_symres *res)
+{
+	Dwarf_Addr cbias, start, end;
+	Dwarf_Frame *frame = NULL;
+	bool signal;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		Dwarf_CFI *cfi = i ? dwfl_module_dwarf_cfi(mod, &cbias) :
+				     dwfl_module_eh_cfi(mod, &cbias);
+
+		if (!cfi || dwarf_cfi_addrframe(cfi, addr - cbias, &frame))
+			continue;
+		if (dwarf_frame_info(frame, &start, &end, &signal) >= 0 && end > start) {
+			res->fde = 1;
+			res->start = start + cbias - bias;
+			res->size = end - start;
+			res->off = addr - (start + cbias);
+		}
+		free(frame);
+		return;
+	}
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PLT stubs named "func@plt", as perf names them: the symbol each stub's
+ * .rela.plt relocation binds, read from a file's sections on first need.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/plt.h"
+
+/* The symbols .rela.plt relocates, in order, as "name@plt". */
+static int read_plt_names(struct dw_plt *p, Elf *elf, Elf_Scn *rela, GElf_Shdr *rsh)
+{
+	Elf_Scn *dynsym = elf_getscn(elf, rsh->sh_link);
+	Elf_Data *rd = elf_getdata(rela, NULL), *sd;
+	GElf_Shdr ssh;
+	size_t i, n;
+
+	if (!dynsym || !rd || !gelf_getshdr(dynsym, &ssh) || !(sd = elf_getdata(dynsym, NULL)) ||
+	    !rsh->sh_entsize)
+		return -1;
+	n = rsh->sh_size / rsh->sh_entsize;
+	p->names = calloc(n ? n : 1, sizeof(*p->names));
+	if (!p->names)
+		return -1;
+	p->nr_names = n;
+	for (i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getrela(rd, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
+		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym))
+			continue;
+		name = elf_strptr(elf, ssh.sh_link, sym.st_name);
+		if (name && *name && asprintf(&p->names[i], "%s@plt", name) < 0)
+			p->names[i] = NULL;
+	}
+	return 0;
+}
+
+/*
+ * Where the PLT stubs are: with .plt.sec (IBT), its entry i jumps through
+ * .rela.plt[i] and the .plt entry i + 1 is its lazy-binding half; without,
+ * .plt entry i + 1 does (entry 0 is the resolver's).
+ */
+static void read_plt(struct dw_plt *p, Dwfl_Module *mod)
+{
+	GElf_Shdr sh, rsh = { 0 };
+	Elf_Scn *scn = NULL, *rela = NULL;
+	GElf_Addr bias;
+	Elf *elf;
+	size_t shstrndx;
+
+	p->read = 1;
+	elf = dwfl_module_getelf(mod, &bias);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+			rela = scn;
+			rsh = sh;
+		} else if (!strcmp(name, ".plt") && sh.sh_type == SHT_PROGBITS) {
+			/* Entry 0 is the resolver's: entry k is relocation k - 1. */
+			p->sec[0] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
+							 sh.sh_entsize ? sh.sh_entsize : 16, 1 };
+		} else if (!strcmp(name, ".plt.sec") && sh.sh_type == SHT_PROGBITS) {
+			p->sec[1] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
+							 sh.sh_entsize ? sh.sh_entsize : 16, 0 };
+		}
+	}
+	if (!rela || read_plt_names(p, elf, rela, &rsh))
+		memset(p->sec, 0, sizeof(p->sec));
+}
+
+/**
+ * dw_plt_resolve() - the PLT stub that covers an address, "func@plt"
+ * @p:		the file's PLT, read on first need
+ * @mod:	the file's module
+ * @vaddr:	link-time address
+ * @res:	name and range set if a stub covers @vaddr
+ *
+ * Context: user space.
+ */
+void dw_plt_resolve(struct dw_plt *p, Dwfl_Module *mod, uint64_t vaddr, struct dw_symres *res)
+{
+	int i;
+
+	if (!p->read)
+		read_plt(p, mod);
+	for (i = 0; i < 2; i++) {
+		const struct dw_plt_sec *s = &p->sec[i];
+		uint64_t k;
+
+		if (!s->size || vaddr < s->start || vaddr - s->start >= s->size)
+			continue;
+		k = (vaddr - s->start) / s->entsize;
+		if (k < s->first || k - s->first >= p->nr_names ||
+		    !p->names[k - s->first])
+			return;
+		res->name = p->names[k - s->first];
+		res->start = s->start + k * s->entsize;
+		res->size = s->entsize;
+		res->off = vaddr - res->start;
+		return;
+	}
+}
+
+/* dw_plt_free() - forget @p's names; it is read again on next need. */
+void dw_plt_free(struct dw_plt *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_names; i++)
+		free(p->names[i]);
+	free(p->names);
+	p->names = NULL;
+	p->nr_names = 0;
+	memset(p->sec, 0, sizeof(p->sec));
+	p->read = 0;
+}
