@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf.data's data section (perfdata.c writes the file around it): the
+ * capture's COMM, FORK, EXIT and MMAP records and the profile's samples
+ * as perf's records, each ending with its sample_id_all fields, sorted
+ * by time (ties in the order they were made); and the HEADER_BUILD_ID
+ * entries of the files they map.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "output/perfdata_priv.h"
+
+/* @s NUL-terminated and zero-padded to a multiple of @align. */
+static void put_str(struct dw_buf *b, const char *s, size_t align)
+{
+	size_t n = strlen(s) + 1;
+
+	dw_buf_put(b, s, n);
+	dw_buf_put(b, NULL, (align - n % align) % align);
+}
+
+/* Start a record of @type; ev_end() closes it. */
+static size_t ev_begin(struct perfdata *pd, __u32 type, __u16 misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc };
+	size_t off = pd->recs.len;
+
+	dw_buf_put(&pd->recs, &h, sizeof(h));
+	return off;
+}
+
+static void ev_end(struct perfdata *pd, size_t off, __u64 time)
+{
+	struct perfdata_ev *e;
+	size_t len = pd->recs.len - off;
+
+	if (pd->recs.err)
+		return;
+	if (len > 0xffff) {		/* perf_event_header.size is 16 bits */
+		pd->err = -E2BIG;
+		return;
+	}
+	((struct perf_event_header *)(pd->recs.p + off))->size = (__u16)len;
+	if (pd->nr_evs == pd->cap_evs) {
+		size_t cap = pd->cap_evs ? 2 * pd->cap_evs : 1024;
+
+		e = realloc(pd->evs, cap * sizeof(*e));
+		if (!e) {
+			pd->err = -ENOMEM;
+			return;
+		}
+		pd->evs = e;
+		pd->cap_evs = cap;
+	}
+	e = &pd->evs[pd->nr_evs];
+	e->time = time;
+	e->seq = pd->nr_evs++;
+	e->off = off;
+	e->len = len;
+}
+
+static void put_id(struct perfdata *pd, __u32 pid, __u32 tid, __u64 time)
+{
+	struct perfdata_id id = { .pid = pid, .tid = tid, .time = time };
+
+	dw_buf_put(&pd->recs, &id, sizeof(id));
+	if (pd->two)
+		dw_buf_put_u64(&pd->recs, PERFDATA_ID_ONCPU);
+}
+
+static __u64 exec_time(const struct perfdata *pd, __u32 pid)
+{
+	size_t i;
+
+	for (i = 0; i < pd->nr_execs; i++)
+		if (pd->execs[i].pid == pid)
+			return pd->execs[i].time;
+	return 0;
+}
+
+static void set_exec_time(struct perfdata *pd, __u32 pid, __u64 time)
+{
+	size_t i;
+
+	for (i = 0; i < pd->nr_execs; i++) {
+		if (pd->execs[i].pid == pid) {
+			pd->execs[i].time = time;
+			return;
+		}
+	}
+	if (pd->nr_execs == pd->cap_execs) {
+		size_t cap = pd->cap_execs ? 2 * pd->cap_execs : 16;
+		void *p = realloc(pd->execs, cap * sizeof(*pd->execs));
+
+		if (!p) {
+			pd->err = -ENOMEM;
+			return;
+		}
+		pd->execs = p;
+		pd->cap_execs = cap;
+	}
+	pd->execs[pd->nr_execs].pid = pid;
+	pd->execs[pd->nr_execs++].time = time;
+}
+
+/* One HEADER_BUILD_ID entry, unless the same file and id are there. */
+static void add_build_id(struct perfdata *pd, __u16 misc, const __u8 *id, __u32 size,
+			 const char *file)
+{
+	struct dw_buf *b = &pd->bids;
+	struct perf_event_header h = { .misc = misc | PERFDATA_MISC_BUILD_ID_SIZE };
+	__u8 bid[24] = { 0 };
+	size_t off, start;
+
+	if (!size || size > 20)
+		return;
+	memcpy(bid, id, size);
+	bid[20] = (__u8)size;
+	for (off = 0; off + 36 <= b->len; off += ((struct perf_event_header *)(b->p + off))->size)
+		if (!memcmp(b->p + off + 12, bid, sizeof(bid)) &&
+		    !strcmp((const char *)b->p + off + 36, file))
+			return;
+	start = b->len;
+	dw_buf_put(b, &h, sizeof(h));
+	dw_buf_put_u32(b, (__u32)PERFDATA_HOST_PID);
+	dw_buf_put(b, bid, sizeof(bid));
+	put_str(b, file, PERFDATA_NAME_ALIGN);
+	if (!b->err)
+		((struct perf_event_header *)(b->p + start))->size = (__u16)(b->len - start);
+}
+
+/* PERF_RECORD_COMM from a COMM record (COMM_EXEC for an exec). */
+static void comm_rec(struct perfdata *pd, const struct dunwind_rec_comm *c)
+{
+	int exec = c->hdr.misc & DUNWIND_COMM_EXEC;
+	char comm[sizeof(c->comm) + 1] = { 0 };
+	size_t off;
+
+	memcpy(comm, c->comm, sizeof(c->comm));
+	if (exec)
+		set_exec_time(pd, c->pid, c->time);
+	off = ev_begin(pd, PERF_RECORD_COMM,
+		       exec ? PERF_RECORD_MISC_COMM_EXEC : PERF_RECORD_MISC_USER);
+	dw_buf_put_u32(&pd->recs, c->pid);
+	dw_buf_put_u32(&pd->recs, c->tid);
+	put_str(&pd->recs, comm, 8);
+	put_id(pd, c->pid, c->tid, c->time);
+	ev_end(pd, off, c->time);
+}
+
+/* PERF_RECORD_FORK or _EXIT from a FORK or EXIT record. */
+static void fork_exit_rec(struct perfdata *pd, const struct dunwind_rec_task *t)
+{
+	int fork = t->hdr.type == DUNWIND_REC_FORK;
+	size_t off;
+
+	off = ev_begin(pd, fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, PERF_RECORD_MISC_USER);
+	dw_buf_put_u32(&pd->recs, t->pid);
+	dw_buf_put_u32(&pd->recs, fork ? t->ppid : t->pid);
+	dw_buf_put_u32(&pd->recs, t->tid);
+	dw_buf_put_u32(&pd->recs, fork ? t->ptid : t->tid);
+	dw_buf_put_u64(&pd->recs, t->time);
+	put_id(pd, t->pid, t->tid, t->time);
+	ev_end(pd, off, t->time);
+}
+
+/* PERF_RECORD_MMAP2 from an MMAP record, at its process's latest exec. */
+static void mmap_rec(struct perfdata *pd, const struct dunwind_rec_mmap *m)
+{
+	size_t plen = m->hdr.size - sizeof(*m);
+	char *path = calloc(1, plen + 1);
+	__u16 misc = PERF_RECORD_MISC_USER;
+	__u64 t = exec_time(pd, m->pid);
+	size_t off;
+
+	if (!path) {
+		pd->err = -ENOMEM;
+		return;
+	}
+	memcpy(path, m->path, plen);
+	if (m->build_id_size && m->build_id_size <= sizeof(m->build_id))
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	off = ev_begin(pd, PERF_RECORD_MMAP2, misc);
+	dw_buf_put_u32(&pd->recs, m->pid);
+	dw_buf_put_u32(&pd->recs, m->pid);
+	dw_buf_put_u64(&pd->recs, m->start);
+	dw_buf_put_u64(&pd->recs, m->end - m->start);
+	dw_buf_put_u64(&pd->recs, m->pgoff);
+	if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		__u8 bid[24] = { (__u8)m->build_id_size };
+
+		memcpy(bid + 4, m->build_id, m->build_id_size);
+		dw_buf_put(&pd->recs, bid, sizeof(bid));
+		add_build_id(pd, PERF_RECORD_MISC_USER, m->build_id, m->build_id_size, path);
+	} else {
+		dw_buf_put_u32(&pd->recs, m->dev_major);
+		dw_buf_put_u32(&pd->recs, m->dev_minor);
+		dw_buf_put_u64(&pd->recs, m->ino);
+		dw_buf_put_u64(&pd->recs, 0);
+	}
+	dw_buf_put_u32(&pd->recs, m->prot);
+	dw_buf_put_u32(&pd->recs, 0x02);	/* MAP_PRIVATE */
+	put_str(&pd->recs, path, 8);
+	put_id(pd, m->pid, m->pid, t);
+	ev_end(pd, off, t);
+	free(path);
+}
+
+/* The record of a COMM, FORK, EXIT or MMAP record; others have none. */
+static void task_rec(struct perfdata *pd, const struct dunwind_rec_header *rec)
+{
+	switch (rec->type) {
+	case DUNWIND_REC_COMM:
+		comm_rec(pd, (const void *)rec);
+		break;
+	case DUNWIND_REC_FORK:
+	case DUNWIND_REC_EXIT:
+		fork_exit_rec(pd, (const void *)rec);
+		break;
+	case DUNWIND_REC_MMAP:
+		mmap_rec(pd, (const void *)rec);
+		break;
+	}
+}
+
+/*
+ * The kernel's map: every kernel address of the samples, from the lowest
+ * up.  Its name carries a relocation symbol perf finds in the kallsyms
+ * file ("[kernel.kallsyms]" then the symbol's name, the address as pgoff,
+ * as perf writes "[kernel.kallsyms]_text"): the lowest function of the
+ * samples.  Without one perf warns that kernel addresses were restricted.
+ */
+static void kernel_mmap(struct perfdata *pd, const struct dw_prof *p)
+{
+	const struct dw_prof_loc *ref = NULL;
+	__u64 lo = ~0ULL;
+	char name[256];
+	size_t i, off;
+
+	for (i = 0; i < p->nr_locs; i++) {
+		const struct dw_prof_loc *l = &p->locs[i];
+
+		if (!l->kernel || l->marker)
+			continue;
+		if (l->ip < lo)
+			lo = l->ip;
+		if (l->sym && (!ref || l->ip - l->off < ref->ip - ref->off))
+			ref = l;
+	}
+	if (lo == ~0ULL)
+		return;
+	lo &= ~0x1fffffULL;
+	if (ref && ref->ip - ref->off >= lo)
+		snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref->sym);
+	else
+		snprintf(name, sizeof(name), "[kernel.kallsyms]");
+	off = ev_begin(pd, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	dw_buf_put_u32(&pd->recs, (__u32)-1);
+	dw_buf_put_u32(&pd->recs, 0);
+	dw_buf_put_u64(&pd->recs, lo);
+	dw_buf_put_u64(&pd->recs, ~0ULL - lo);
+	/* 0 (no relocation symbol): addresses as recorded. */
+	dw_buf_put_u64(&pd->recs, ref ? ref->ip - ref->off : 0);
+	put_str(&pd->recs, name, 8);
+	put_id(pd, (__u32)-1, (__u32)-1, 0);
+	ev_end(pd, off, 0);
+}
+
+static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
+		       const struct dw_prof_sample *s)
+{
+	__u64 nr = 0, ip = 0;
+	int ctx = 0;		/* 1 kernel, 2 user: the context of the last frame */
+	size_t off, nr_at;
+	uint32_t j;
+
+	for (j = 0; j < s->nr; j++) {
+		const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
+
+		if (!l->marker) {
+			ip = l->ip;
+			ctx = l->kernel ? 1 : 2;
+			break;
+		}
+	}
+	off = ev_begin(pd, PERF_RECORD_SAMPLE,
+		       ctx == 1 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+	if (pd->two)
+		dw_buf_put_u64(&pd->recs, s->flags & DUNWIND_SAMPLE_OFF_CPU ? PERFDATA_ID_OFFCPU :
+			PERFDATA_ID_ONCPU);
+	dw_buf_put_u64(&pd->recs, ip);
+	dw_buf_put_u32(&pd->recs, s->pid);
+	dw_buf_put_u32(&pd->recs, s->tid);
+	dw_buf_put_u64(&pd->recs, s->time);
+	dw_buf_put_u32(&pd->recs, s->cpu);
+	dw_buf_put_u32(&pd->recs, 0);
+	dw_buf_put_u64(&pd->recs, s->period);
+	nr_at = pd->recs.len;
+	dw_buf_put_u64(&pd->recs, 0);
+	ctx = 0;
+	for (j = 0; j < s->nr; j++) {
+		const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
+
+		if (l->marker)
+			continue;
+		if ((l->kernel ? 1 : 2) != ctx) {
+			ctx = l->kernel ? 1 : 2;
+			dw_buf_put_u64(&pd->recs,
+				       ctx == 1 ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER);
+			nr++;
+		}
+		dw_buf_put_u64(&pd->recs, l->ip);
+		nr++;
+	}
+	if (!pd->recs.err)
+		memcpy(pd->recs.p + nr_at, &nr, sizeof(nr));
+	ev_end(pd, off, s->time);
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct perfdata_ev *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/**
+ * perfdata_collect() - the data section's records, in time order
+ * @pd:		zeroed; free with perfdata_free() whatever the result
+ * @p:		profile
+ * @capture:	the capture @p was loaded from (its COMM, FORK, EXIT and
+ *		MMAP records are read again)
+ *
+ * Also the HEADER_BUILD_ID entries: the mapped files', and the kernel's
+ * with the recording boot's identity.
+ * Context: user space.
+ * Return: 0, -ENOMEM, -E2BIG, or the capture's error from dw_capture_open().
+ */
+int perfdata_collect(struct perfdata *pd, const struct dw_prof *p, const char *capture)
+{
+	struct dw_capture_reader r;
+	const struct dunwind_rec_header *rec;
+	__u8 kid[20];
+	size_t i;
+	int ret;
+
+	ret = dw_capture_open(&r, capture);
+	if (ret)
+		return ret;
+	for (i = 0; i < p->nr_samples && !pd->two; i++)
+		pd->two = !!(p->samples[i].flags & DUNWIND_SAMPLE_OFF_CPU);
+	kernel_mmap(pd, p);
+	while ((rec = dw_capture_next(&r)))
+		task_rec(pd, rec);
+	dw_capture_release(&r);
+	for (i = 0; i < p->nr_samples; i++)
+		sample_rec(pd, p, &p->samples[i]);
+	/* The kernel: "dunw" and the boot id name the recording boot. */
+	memcpy(kid, "dunw", 4);
+	memcpy(kid + 4, p->hdr.boot_id, 16);
+	add_build_id(pd, PERF_RECORD_MISC_KERNEL, kid, sizeof(kid), "[kernel.kallsyms]");
+	ret = pd->err ? pd->err : pd->recs.err ? pd->recs.err : pd->bids.err;
+	if (!ret)
+		qsort(pd->evs, pd->nr_evs, sizeof(*pd->evs), ev_cmp);
+	return ret;
+}
+
+/* perfdata_free() - free what perfdata_collect() made. */
+void perfdata_free(struct perfdata *pd)
+{
+	free(pd->recs.p);
+	free(pd->bids.p);
+	free(pd->evs);
+	free(pd->execs);
+}
