@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One recording, step by step (recording.h): the session with the module,
+ * the recorder draining its ring into the capture file, the command run
+ * for it, and the messages that say what went wrong.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "capture/event.h"
+#include "capture/record_summary.h"
+#include "capture/recording.h"
+#include "util/clock.h"
+#include "util/spawn.h"
+
+#define DW_POLL_MS		10	/* ring poll while recording: new MMAP records get
+				   their tables this soon */
+#define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
+#define DW_FINAL_IDLE_ROUNDS	5	/* ... this many times with nothing new */
+#define DW_FINAL_MAX_MS		2000	/* and never longer than this */
+#define DW_PROGRESS_MS		500	/* live progress line on a terminal */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* A plain error about @what (a file, a system call). */
+static void report_file(const char *what, int err)
+{
+	fprintf(stderr, "dunwind: %s: %s\n", what, strerror(-err));
+}
+
+/* Say what went wrong with the device or session and what to do about it. */
+static void report(const struct dw_record_opts *o, const char *what, int err)
+{
+	const char *dev = o->device ? o->device : DUNWIND_DEVICE;
+
+	switch (-err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		fprintf(stderr, "dunwind: %s not found: load the module (insmod dunwind.ko, from "
+			"out/kmod/RELEASE/kmod/ or 'make install')\n",
+			dev);
+		break;
+	case EACCES:
+	case EPERM:
+		fprintf(stderr, "dunwind: %s: permission denied: profiling needs CAP_PERFMON "
+			"(or root), and permission to trace the target\n", what);
+		break;
+	case ESRCH:
+		fprintf(stderr, "dunwind: %s: no such process %d\n", what,
+			o->pid ? o->pid : o->tid);
+		break;
+	case ENOMEM:
+		fprintf(stderr, "dunwind: %s: no memory for the ring: its pages count as locked "
+			"memory; use a smaller ring (-m) or raise 'ulimit -l'\n", what);
+		break;
+	default:
+		report_file(what, err);
+	}
+}
+
+/* Drain once; on failure say why.  Records consumed, or -errno. */
+static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_record_opts *o)
+{
+	int n = dw_session_drain(s, dw_recorder_on_record, st);
+
+	/* Whole drains reach the file: a capture cut later keeps them. */
+	if (n > 0 && !st->write_err)
+		st->write_err = dw_capture_flush(&st->w);
+	if (n >= 0 && st->write_err)
+		n = st->write_err;
+	if (n >= 0)
+		return n;
+	if (st->write_err)
+		report_file(o->output, st->write_err);
+	else if (n == -EPROTO)
+		fprintf(stderr, "dunwind: the ring holds a malformed record: stopping "
+			"(a module bug: please report it)\n");
+	else
+		report(o, "reading the ring", n);
+	return n;
+}
+
+/* Is the thread @tid gone (for -t, when no pidfd can watch it)? */
+static int tid_gone(int tid)
+{
+	return kill(tid, 0) && errno == ESRCH;
+}
+
+
+/*
+ * Hold the command, open the session and the capture file, give the module
+ * the tables the target needs first.  0, or 1 (said).
+ */
+int dw_record_open(struct dw_record_run *r)
+{
+	const struct dw_record_opts *o = r->o;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int err;
+
+	if (o->cmd) {
+		r->child = dw_spawn_held(o->cmd, &r->go);
+		if (r->child < 0) {
+			report_file("fork", r->child);
+			r->child = 0;
+			return 1;
+		}
+		if (!o->all_cpus)
+			r->cfg.pid = r->child;
+	}
+	err = dw_session_open(&r->s, o->device, &r->cfg);
+	if (err == -EINVAL && (o->off_cpu || o->all_cpus)) {
+		fprintf(stderr, "dunwind record: the module refuses %s: a CPU that is not there "
+			"(see /sys/devices/system/cpu/possible), or a module older than this "
+			"dunwind: load the module built from this tree\n",
+			o->all_cpus ? "-a" : "--off-cpu");
+		return 1;
+	}
+	if (err) {
+		report(o, "opening the session", err);
+		return 1;
+	}
+	/* Before the command runs: an output that cannot be written fails now. */
+	err = dw_capture_create_new(&r->st.w, o->output, &r->cfg, o->force);
+	if (err == -EEXIST) {
+		fprintf(stderr, "dunwind: %s exists: give -f to overwrite it, or -o another "
+			"file\n", o->output);
+		return 1;
+	}
+	if (err) {
+		report_file(o->output, err);
+		return 1;
+	}
+	if (r->child || r->cfg.pid || r->cfg.tid)
+		r->pidfd = (int)syscall(SYS_pidfd_open, r->child ? r->child :
+					r->cfg.pid ? r->cfg.pid : r->cfg.tid, 0);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	r->st.feed.dev_fd = o->no_gen ? -1 : r->s.fd;
+	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
+		dw_sframe_feed_system(&r->st.feed);
+	else if (r->st.feed.dev_fd >= 0)
+		dw_sframe_feed_pid(&r->st.feed,
+				   o->cmd ? getpid() : (r->cfg.pid ? r->cfg.pid : r->cfg.tid));
+	if (o->cmd)
+		dw_sframe_feed_command(&r->st.feed, o->cmd);
+	return 0;
+}
+
+/* Start the session, then release the command.  0, or 1 (said). */
+int dw_record_start(struct dw_record_run *r)
+{
+	const struct dw_record_opts *o = r->o;
+	int err = dw_session_start(&r->s);
+
+	if (err == -ENODEV && o->all_cpus) {
+		fprintf(stderr, "dunwind record: -C names a CPU that is offline (see "
+			"/sys/devices/system/cpu/online)\n");
+		return 1;
+	}
+	if (err && dw_event_is_hw(o->event) && (err == -ENOENT || err == -EOPNOTSUPP)) {
+		fprintf(stderr, "dunwind record: %s: no PMU counts this event on this machine "
+			"(a VM without a virtual PMU?): use -e cpu-clock\n", dw_event_name(o->event));
+		return 1;
+	}
+	if (err) {
+		report(o, "starting the session", err);
+		return 1;
+	}
+	r->started = 1;
+	r->t_start = dw_now_ms();
+	if (r->child) {
+		if (write(r->go, "g", 1) != 1) {
+			report_file("starting the command", -errno);
+			return 1;
+		}
+		close(r->go);
+		r->go = -1;
+	}
+	return 0;
+}
+
+/* Drain the ring until the target ends, --duration or a signal.  0, or 1 (said). */
+int dw_record_loop(struct dw_record_run *r)
+{
+	const struct dw_record_opts *o = r->o;
+
+	while (!stop_signal) {
+		struct pollfd p[2] = {
+			{ .fd = r->s.fd, .events = POLLIN },
+			{ .fd = r->pidfd, .events = POLLIN },
+		};
+		int n = poll(p, r->pidfd >= 0 ? 2 : 1, DW_POLL_MS);
+
+		if (n < 0 && errno != EINTR) {
+			report_file("poll", -errno);
+			return 1;
+		}
+		if (drain(&r->s, &r->st, o) < 0)
+			return 1;
+		if (r->tty && dw_now_ms() - r->shown >= DW_PROGRESS_MS) {
+			dw_record_progress(&r->st, 0);
+			r->shown = dw_now_ms();
+		}
+		if (n > 0 && r->pidfd >= 0 && p[1].revents)
+			return 0;	/* the target exited */
+		if (o->duration_ms && dw_now_ms() - r->t_start >= (long long)o->duration_ms)
+			return 0;
+		if (r->pidfd < 0 && o->tid && tid_gone(o->tid))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * Stop the session (which answers every cookie) and collect what is still
+ * in the ring, then the module's statistics.  @ret: so far; returns it, or
+ * 1 on a new failure (said).
+ */
+int dw_record_stop(struct dw_record_run *r, int ret)
+{
+	long long t0;
+	int err, idle;
+
+	err = dw_session_stop(&r->s);
+	if (err)
+		report(r->o, "stopping the session", err);
+	t0 = dw_now_ms();
+	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && dw_now_ms() - t0 < DW_FINAL_MAX_MS;) {
+		int n = drain(&r->s, &r->st, r->o);
+
+		if (n < 0)
+			return 1;
+		idle = n ? 0 : idle + 1;
+		if (!n)
+			poll(NULL, 0, DW_FINAL_IDLE_MS);
+	}
+	r->have_stats = !dw_session_stats(&r->s, &r->ks);
+	return ret;
+}
+
+/* The symbol snapshots, then close the capture.  @ret as dw_record_stop(). */
+int dw_record_finish(struct dw_record_run *r, int ret)
+{
+	const struct dw_record_opts *o = r->o;
+	int err;
+
+	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
+	if (!o->no_ksyms && !ret)
+		ret = dw_recorder_write_ksyms(&r->st, o->output);
+	if (r->st.usnap && !ret)
+		ret = dw_recorder_write_usyms(&r->st, o->output);
+	err = dw_capture_close(&r->st.w);
+	if (err && !r->st.write_err)
+		r->st.write_err = err;
+	if (err && !ret) {
+		report_file(o->output, err);
+		ret = 1;
+	}
+	if (r->tty && r->shown)
+		dw_record_progress(&r->st, 1);
+	if (r->started)
+		dw_record_summary(&r->st, o->output, o->off_cpu, o->all_cpus, &r->ks,
+				  r->have_stats);
+	return ret;
+}
+
+/* Wait for the command; its exit status when the recording succeeded. */
+int dw_record_reap(struct dw_record_run *r, int ret)
+{
+	int status = 0;
+
+	if (r->go >= 0)
+		close(r->go);	/* a child still waiting exits 127 */
+	if (!r->child)
+		return ret;
+	/* Ctrl-C usually reached the command too; make sure. */
+	if (stop_signal || ret) {
+		if (waitpid(r->child, &status, WNOHANG) == r->child)
+			return ret ? ret : dw_exit_status(status);
+		kill(r->child, SIGTERM);
+	}
+	while (waitpid(r->child, &status, 0) < 0 && errno == EINTR)
+		;
+	return ret ? ret : dw_exit_status(status);
+}
