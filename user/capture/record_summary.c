@@ -49,19 +49,9 @@ void dw_record_progress(const struct dw_recorder *st, int done)
 	fflush(stderr);
 }
 
-/**
- * dw_record_summary() - what was recorded, lost, registered and written
- * @st:		the recording
- * @output:	the capture's name
- * @off_cpu:	--off-cpu was given
- * @system_wide:	-a was given
- * @ks:		the module's statistics, if @have_stats
- * @have_stats:	@ks was read
- *
- * Context: user space.
- */
-void dw_record_summary(const struct dw_recorder *st, const char *output, int off_cpu,
-		       int system_wide, const struct dunwind_stats *ks, int have_stats)
+/* The samples and user stacks the ring gave; off-CPU ones. */
+static void summary_samples(const struct dw_recorder *st, int off_cpu, int system_wide,
+			    const struct dunwind_stats *ks, int have_stats)
 {
 	fprintf(stderr, "dunwind: %llu samples (%llu without a user part), %llu user stacks",
 		st->samples, st->samples_no_user, st->user_stacks);
@@ -82,6 +72,11 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 				(unsigned long long)ks->offcpu_full);
 		fprintf(stderr, "\n");
 	}
+}
+
+/* The other records; lost ones; the SFrame tables given to the module. */
+static void summary_records(const struct dw_recorder *st, int system_wide)
+{
 	fprintf(stderr, "dunwind: %llu mmap, %llu comm, %llu fork, %llu exit records",
 		st->by_type[DUNWIND_REC_MMAP], st->by_type[DUNWIND_REC_COMM],
 		st->by_type[DUNWIND_REC_FORK], st->by_type[DUNWIND_REC_EXIT]);
@@ -101,24 +96,32 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
 		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],
 		st->lost[0] - st->lost[DUNWIND_REC_SAMPLE] - st->lost[DUNWIND_REC_USER_STACK]);
-	if (have_stats) {
-		fprintf(stderr,
-			"dunwind: module: %llu samples (%llu in user mode, %llu without a user "
-			"part, %llu pending-table full), %llu walks, %llu threads\n",
-			(unsigned long long)ks->samples, (unsigned long long)ks->samples_user,
-			(unsigned long long)ks->samples_no_user,
-			(unsigned long long)ks->pending_full, (unsigned long long)ks->walks,
-			(unsigned long long)ks->threads);
-		fprintf(stderr,
-			"dunwind: module: %llu user frames (%llu fp, %llu sframe), %.1f frames/walk; "
-			"handler %llu ns/sample, walk %llu ns/walk; fp %llu ns/frame, "
-			"sframe %llu ns/frame\n",
-			(unsigned long long)ks->user_frames, (unsigned long long)ks->fp_frames,
-			(unsigned long long)ks->sframe_frames,
-			ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
-			per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks),
-			per(ks->fp_ns, ks->fp_frames), per(ks->sframe_ns, ks->sframe_frames));
-	}
+}
+
+/* The module's own counts and costs. */
+static void summary_module(const struct dunwind_stats *ks)
+{
+	fprintf(stderr,
+		"dunwind: module: %llu samples (%llu in user mode, %llu without a user "
+		"part, %llu pending-table full), %llu walks, %llu threads\n",
+		(unsigned long long)ks->samples, (unsigned long long)ks->samples_user,
+		(unsigned long long)ks->samples_no_user,
+		(unsigned long long)ks->pending_full, (unsigned long long)ks->walks,
+		(unsigned long long)ks->threads);
+	fprintf(stderr,
+		"dunwind: module: %llu user frames (%llu fp, %llu sframe), %.1f frames/walk; "
+		"handler %llu ns/sample, walk %llu ns/walk; fp %llu ns/frame, "
+		"sframe %llu ns/frame\n",
+		(unsigned long long)ks->user_frames, (unsigned long long)ks->fp_frames,
+		(unsigned long long)ks->sframe_frames,
+		ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
+		per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks),
+		per(ks->fp_ns, ks->fp_frames), per(ks->sframe_ns, ks->sframe_frames));
+}
+
+/* The symbol snapshots in the capture, and the files they could not read. */
+static void summary_symbols(const struct dw_recorder *st)
+{
 	if (st->ksyms_bytes)
 		fprintf(stderr, "dunwind: kernel symbols: a %llu KiB snapshot in the capture "
 			"(%lld ms)\n", st->ksyms_bytes >> 10, st->ksyms_ms);
@@ -137,6 +140,27 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 			"neither at their path nor through /proc/PID/map_files (replaced, and not "
 			"root?): the snapshot does not name them\n", st->usyms.not_found,
 			st->usyms.first_not_found);
+}
+
+/**
+ * dw_record_summary() - what was recorded, lost, registered and written
+ * @st:		the recording
+ * @output:	the capture's name
+ * @off_cpu:	--off-cpu was given
+ * @system_wide:	-a was given
+ * @ks:		the module's statistics, if @have_stats
+ * @have_stats:	@ks was read
+ *
+ * Context: user space.
+ */
+void dw_record_summary(const struct dw_recorder *st, const char *output, int off_cpu,
+		       int system_wide, const struct dunwind_stats *ks, int have_stats)
+{
+	summary_samples(st, off_cpu, system_wide, ks, have_stats);
+	summary_records(st, system_wide);
+	if (have_stats)
+		summary_module(ks);
+	summary_symbols(st);
 	if (st->write_err)
 		fprintf(stderr, "dunwind: %s is incomplete (%s): it holds at most the %llu "
 			"records (%llu bytes) written before the error; 'dunwind report' reads "
