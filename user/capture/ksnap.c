@@ -15,6 +15,7 @@
 
 #include "capture/ksnap.h"
 #include "util/array.h"
+#include "util/search.h"
 
 struct dw_ksnap {
 	struct dw_zchunk part[3];	/* by DW_KSYMS_* kind */
@@ -115,16 +116,8 @@ static int ksnap_filter(char *text, size_t *len, const __u64 *ips, size_t nips)
 	}
 	qsort(l, n, sizeof(*l), ksnap_line_cmp);
 	for (i = 0; i < nips; i++) {
-		size_t lo = 0, hi = n;
+		size_t lo = DW_UPPER_BOUND(l, n, addr, ips[i]);	/* first line with addr > ip */
 
-		while (lo < hi) {		/* first line with addr > ip */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (l[mid].addr <= ips[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
 		if (!lo)
 			continue;
 		l[lo - 1].keep = 1;

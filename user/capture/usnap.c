@@ -22,6 +22,7 @@
 
 #include "capture/usnap.h"
 #include "util/array.h"
+#include "util/search.h"
 
 struct us_func {
 	uint64_t start, size;
@@ -293,18 +294,10 @@ static const struct us_file *find_file(const struct dw_usnap *u, const unsigned 
 /* The function of @f holding @addr, filled into @res; 0 or -ENOENT. */
 static int find_func(const struct us_file *f, uint64_t addr, struct dw_symres *res)
 {
-	size_t lo = 0, hi = f->nr_funcs, i;
+	size_t lo = DW_UPPER_BOUND(f->funcs, f->nr_funcs, start, addr), hi, i;
 	const struct us_func *fn;
 
 	memset(res, 0, sizeof(*res));
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->funcs[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr - f->funcs[lo - 1].start >= f->funcs[lo - 1].size)
 		return -ENOENT;
 	fn = &f->funcs[lo - 1];

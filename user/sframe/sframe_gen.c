@@ -30,6 +30,7 @@
 #include "util/clock.h"
 #include "util/elf.h"
 #include "util/array.h"
+#include "util/search.h"
 
 #define GEN_MAX_ROWS	0xffff		/* v3 FRE count per FDE */
 #define GEN_MAX_RANGES	64
@@ -180,15 +181,8 @@ static int gen_is_fde_start(struct gen_ctx *c, __u64 pc)
 /* First FDE start above @pc, or @limit. */
 static __u64 gen_next_start(const struct gen_ctx *c, __u64 pc, __u64 limit)
 {
-	size_t lo = 0, hi = c->nstarts, mid;
+	size_t lo = dw_upper_bound(c->starts, c->nstarts, sizeof(*c->starts), 0, pc);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (c->starts[mid] <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < c->nstarts && c->starts[lo] < limit ? c->starts[lo] : limit;
 }
 

@@ -11,6 +11,8 @@
 
 #include "symbols/kallsyms.h"
 #include "util/array.h"
+#include "util/search.h"
+#include "util/text.h"
 
 /* The last symbol has no successor: accept this much past its start. */
 #define DW_KSYM_LAST_SPAN	4096
@@ -54,48 +56,66 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Read "ADDR TYPE NAME [MOD]" lines from @f (closed here). */
+/* The table being read, and what its lines said. */
+struct ks_reader {
+	struct dw_kallsyms *k;
+	size_t cap;
+	long kern;			/* "kernel.kallsyms" in names */
+	int nonzero, seen;
+};
+
+/* One "ADDR TYPE NAME [MOD]" line; text symbols are kept.  0 or -ENOMEM. */
+static int ks_line(char *line, void *arg)
+{
+	struct ks_reader *r = arg;
+	struct dw_kallsyms *k = r->k;
+	unsigned long long addr;
+	char type, name[512], mod[128];
+	int n = sscanf(line, "%llx %c %511s [%127[^]]]", &addr, &type, name, mod);
+	long noff, moff = r->kern;
+
+	if (n < 3)
+		return 0;
+	r->seen++;
+	if (addr)
+		r->nonzero = 1;
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	if (DW_ARRAY_RESERVE(k->syms, r->cap, k->nr + 1, 4096))
+		return -ENOMEM;
+	noff = add_str(k, name);
+	if (n == 4)
+		moff = add_str(k, mod);
+	if (noff < 0 || moff < 0)
+		return -ENOMEM;
+	k->syms[k->nr++] = (struct dw_ksym){ .addr = addr, .name = (size_t)noff,
+					     .mod = (size_t)moff };
+	return 0;
+}
+
+/* Read the lines of @f (closed here; NULL: errno says why). */
 static struct dw_kallsyms *kallsyms_read(FILE *f)
 {
-	struct dw_kallsyms *k = calloc(1, sizeof(*k));
-	size_t cap = 0, line_cap = 0;
-	int nonzero = 0, seen = 0;
-	char *line = NULL;
-	long kern;
+	struct ks_reader r = { 0 };
+	struct dw_kallsyms *k;
 
-	if (!k) {
+	if (!f)
+		return NULL;
+	k = r.k = calloc(1, sizeof(*k));
+	if (k)
+		r.kern = add_str(k, "kernel.kallsyms");
+	if (!k || r.kern < 0) {
 		fclose(f);
+		dw_kallsyms_free(k);
+		errno = ENOMEM;
 		return NULL;
 	}
-	kern = add_str(k, "kernel.kallsyms");
-	if (kern < 0)
-		goto nomem;
-	while (getline(&line, &line_cap, f) > 0) {
-		unsigned long long addr;
-		char type, name[512], mod[128];
-		int n = sscanf(line, "%llx %c %511s [%127[^]]]", &addr, &type, name, mod);
-		long noff, moff = kern;
-
-		if (n < 3)
-			continue;
-		seen++;
-		if (addr)
-			nonzero = 1;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (DW_ARRAY_RESERVE(k->syms, cap, k->nr + 1, 4096))
-			goto nomem;
-		noff = add_str(k, name);
-		if (n == 4)
-			moff = add_str(k, mod);
-		if (noff < 0 || moff < 0)
-			goto nomem;
-		k->syms[k->nr++] = (struct dw_ksym){ .addr = addr, .name = (size_t)noff,
-						     .mod = (size_t)moff };
+	if (dw_text_lines(f, ks_line, &r)) {
+		dw_kallsyms_free(k);
+		errno = ENOMEM;
+		return NULL;
 	}
-	free(line);
-	fclose(f);
-	if (seen && !nonzero) {
+	if (r.seen && !r.nonzero) {
 		dw_kallsyms_free(k);
 		errno = EPERM;
 		return NULL;
@@ -107,12 +127,6 @@ static struct dw_kallsyms *kallsyms_read(FILE *f)
 	}
 	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 	return k;
-nomem:
-	free(line);
-	fclose(f);
-	dw_kallsyms_free(k);
-	errno = ENOMEM;
-	return NULL;
 }
 
 /**
@@ -126,9 +140,7 @@ nomem:
  */
 struct dw_kallsyms *dw_kallsyms_load(const char *path)
 {
-	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
-
-	return f ? kallsyms_read(f) : NULL;
+	return kallsyms_read(fopen(path ? path : "/proc/kallsyms", "re"));
 }
 
 /**
@@ -141,14 +153,7 @@ struct dw_kallsyms *dw_kallsyms_load(const char *path)
  */
 struct dw_kallsyms *dw_kallsyms_parse(const char *text, size_t len)
 {
-	FILE *f;
-
-	if (!len) {
-		errno = ENOENT;
-		return NULL;
-	}
-	f = fmemopen((void *)text, len, "r");
-	return f ? kallsyms_read(f) : NULL;
+	return kallsyms_read(dw_text_open(text, len, ENOENT));
 }
 
 static int kmod_cmp(const void *a, const void *b)
@@ -213,16 +218,8 @@ int dw_kallsyms_add_modules(struct dw_kallsyms *k, const char *text, size_t len)
  */
 const char *dw_kallsyms_module(const struct dw_kallsyms *k, uint64_t addr, uint64_t *off)
 {
-	size_t lo = 0, hi = k->nr_mods;
+	size_t lo = DW_UPPER_BOUND(k->mods, k->nr_mods, start, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->mods[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || addr >= k->mods[lo - 1].end)
 		return NULL;
 	if (off)
@@ -245,17 +242,9 @@ const char *dw_kallsyms_module(const struct dw_kallsyms *k, uint64_t addr, uint6
 const char *dw_kallsyms_lookup(const struct dw_kallsyms *k, uint64_t addr, uint64_t *off,
 			       const char **mod)
 {
-	size_t lo = 0, hi = k->nr;
+	size_t lo = DW_UPPER_BOUND(k->syms, k->nr, addr, addr);
 	const struct dw_ksym *s;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return NULL;
 	s = &k->syms[lo - 1];

@@ -12,6 +12,8 @@
 
 #include "symbols/perfmap.h"
 #include "util/array.h"
+#include "util/search.h"
+#include "util/text.h"
 
 struct pm_sym {
 	uint64_t start, size;
@@ -33,38 +35,57 @@ static int pm_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The map being read, and where. */
+struct pm_reader {
+	struct dw_perfmap *m;
+	size_t cap, seq;
+};
+
+/* One "START SIZE NAME" line; malformed ones are skipped.  0 or -ENOMEM. */
+static int pm_line(char *line, void *arg)
+{
+	struct pm_reader *r = arg;
+	struct dw_perfmap *m = r->m;
+	unsigned long long start, size;
+	int pos = 0;
+	char *name;
+
+	r->seq++;
+	if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos || !size ||
+	    start + size < start)
+		return 0;
+	name = line + pos;
+	name[strcspn(name, "\n")] = '\0';
+	if (!*name)
+		return 0;
+	if (DW_ARRAY_RESERVE(m->syms, r->cap, m->nr + 1, 64))
+		return -ENOMEM;
+	m->syms[m->nr].name = strdup(name);
+	if (!m->syms[m->nr].name)
+		return -ENOMEM;
+	m->syms[m->nr].start = start;
+	m->syms[m->nr].size = size;
+	m->syms[m->nr++].seq = r->seq;
+	return 0;
+}
+
+/* Read the lines of @f (closed here; NULL: errno says why). */
 static struct dw_perfmap *pm_read(FILE *f)
 {
-	struct dw_perfmap *m = calloc(1, sizeof(*m));
-	size_t cap = 0, line_cap = 0, seq = 0, i, j;
-	char *line = NULL;
+	struct pm_reader r = { 0 };
+	struct dw_perfmap *m;
+	size_t i, j;
 
-	if (!m)
-		goto nomem;
-	while (getline(&line, &line_cap, f) > 0) {
-		unsigned long long start, size;
-		int pos = 0;
-		char *name;
-
-		seq++;
-		if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos || !size ||
-		    start + size < start)
-			continue;
-		name = line + pos;
-		name[strcspn(name, "\n")] = '\0';
-		if (!*name)
-			continue;
-		if (DW_ARRAY_RESERVE(m->syms, cap, m->nr + 1, 64))
-			goto nomem;
-		m->syms[m->nr].name = strdup(name);
-		if (!m->syms[m->nr].name)
-			goto nomem;
-		m->syms[m->nr].start = start;
-		m->syms[m->nr].size = size;
-		m->syms[m->nr++].seq = seq;
+	if (!f)
+		return NULL;
+	m = r.m = calloc(1, sizeof(*m));
+	if (!m || dw_text_lines(f, pm_line, &r)) {
+		if (!m)
+			fclose(f);
+		dw_perfmap_free(m);
+		errno = ENOMEM;
+		return NULL;
 	}
-	free(line);
-	fclose(f);
 	qsort(m->syms, m->nr, sizeof(*m->syms), pm_cmp);
 	/* Keep the latest entry of each start. */
 	for (i = 0, j = 0; i < m->nr; i++) {
@@ -76,12 +97,6 @@ static struct dw_perfmap *pm_read(FILE *f)
 	}
 	m->nr = j;
 	return m;
-nomem:
-	free(line);
-	fclose(f);
-	dw_perfmap_free(m);
-	errno = ENOMEM;
-	return NULL;
 }
 
 /**
@@ -93,9 +108,7 @@ nomem:
  */
 struct dw_perfmap *dw_perfmap_load(const char *path)
 {
-	FILE *f = fopen(path, "re");
-
-	return f ? pm_read(f) : NULL;
+	return pm_read(fopen(path, "re"));
 }
 
 /**
@@ -108,11 +121,7 @@ struct dw_perfmap *dw_perfmap_load(const char *path)
  */
 struct dw_perfmap *dw_perfmap_parse(const char *text, size_t len)
 {
-	FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
-
-	if (!len)
-		errno = EINVAL;
-	return f ? pm_read(f) : NULL;
+	return pm_read(dw_text_open(text, len, EINVAL));
 }
 
 /**
@@ -128,17 +137,9 @@ struct dw_perfmap *dw_perfmap_parse(const char *text, size_t len)
 const char *dw_perfmap_lookup(const struct dw_perfmap *m, uint64_t addr, uint64_t *off,
 			      uint64_t *size)
 {
-	size_t lo = 0, hi = m->nr;
+	size_t lo = DW_UPPER_BOUND(m->syms, m->nr, start, addr);
 	const struct pm_sym *s;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	s = &m->syms[lo - 1];

@@ -24,6 +24,7 @@
 #include "symbols/symtab.h"
 #include "util/maps.h"
 #include "util/array.h"
+#include "util/search.h"
 
 /* Mapped paths, owned by the set. */
 struct dw_path {
@@ -291,19 +292,11 @@ int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
 		    struct dw_mapres *r)
 {
 	const struct dw_map *map;
-	size_t lo = 0, hi = m->nr_maps;
+	size_t lo = DW_UPPER_BOUND(m->maps, m->nr_maps, start, addr);
 	uint64_t vaddr;
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || addr >= m->maps[lo - 1].end)
 		return -ESRCH;
 	map = &m->maps[lo - 1];
