@@ -235,77 +235,80 @@ static int dunwind_reg_session_add(struct dunwind_session *s, dev_t dev, unsigne
 	return 0;
 }
 
-/**
- * dunwind_registry_register() - DUNWIND_IOC_SFRAME_REGISTER
- * @s:		the registering session (owns a reference until it closes)
- * @arg:	struct dunwind_sframe_reg in user memory
- *
- * Context: ioctl (may sleep, may fault).
- * Return: 0, or -errno as documented in uapi/linux/dunwind.h; on error
- * nothing changed.
- */
-int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
+/* Give back a reservation dunwind_reg_reserve() made. Context: may sleep. */
+static void dunwind_reg_unreserve(u64 size)
 {
-	struct dunwind_sframe_reg r;
-	struct dunwind_elf_info info;
-	struct dunwind_reg *e, *old;
-	const struct inode *inode;
-	struct file *file;
+	mutex_lock(&dunwind_reg_lock);
+	dunwind_reg_reserved -= dunwind_reg_cost(size);
+	mutex_unlock(&dunwind_reg_lock);
+}
+
+/*
+ * Copy the ioctl's argument into @r and check it: size first, reserved
+ * fields zero, known flags, sizes in range.  Context: ioctl (may fault).
+ * Return: 0, -EFAULT, -EINVAL, -E2BIG.
+ */
+static int dunwind_reg_copy_arg(struct dunwind_sframe_reg *r, const void __user *arg)
+{
 	u32 usize;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	if (get_user(usize, (const u32 __user *)arg))
 		return -EFAULT;
 	if (usize < DUNWIND_SFRAME_REG_SIZE_VER0)
 		return -EINVAL;
 	if (usize > PAGE_SIZE)
 		return -E2BIG;
-	ret = copy_struct_from_user(&r, sizeof(r), arg, usize);
+	ret = copy_struct_from_user(r, sizeof(*r), arg, usize);
 	if (ret)
 		return ret;
-	if ((r.flags & ~DUNWIND_REG_PIN) || r.__reserved0 ||
-	    memchr_inv(r.__reserved, 0, sizeof(r.__reserved)) ||
-	    !r.build_id_size || r.build_id_size > DUNWIND_BUILD_ID_MAX ||
-	    !r.table_size || r.table_size > DUNWIND_ELF_MAX_SFRAME)
+	if ((r->flags & ~DUNWIND_REG_PIN) || r->__reserved0 ||
+	    memchr_inv(r->__reserved, 0, sizeof(r->__reserved)) ||
+	    !r->build_id_size || r->build_id_size > DUNWIND_BUILD_ID_MAX ||
+	    !r->table_size || r->table_size > DUNWIND_ELF_MAX_SFRAME)
 		return -EINVAL;
+	return 0;
+}
 
-	file = fget(r.fd);
-	if (!file)
-		return -EBADF;
-	/* Keyed as mappings are (dunwind_vma_key()): by the inode user space sees. */
-	inode = dunwind_reg_file_inode(file);
-	ret = -ENOEXEC;
+/*
+ * Is @file (whose inode is @inode) a regular ELF file with the build-id
+ * @r names?  Context: may sleep (reads the file).
+ * Return: 0, -ENOEXEC (not a regular file or not ELF), -ESTALE (another
+ * build-id), or dunwind_elf_parse_file()'s error.
+ */
+static int dunwind_reg_check_file(struct file *file, const struct inode *inode,
+				  const struct dunwind_sframe_reg *r)
+{
+	struct dunwind_elf_info info;
+	int ret;
+
 	if (!S_ISREG(inode->i_mode))
-		goto out_fput;
+		return -ENOEXEC;
 	ret = dunwind_elf_parse_file(file, &info);
 	if (ret)
-		goto out_fput;
-	ret = -ESTALE;
-	if (info.build_id_size != r.build_id_size ||
-	    memcmp(info.build_id, r.build_id, r.build_id_size))
-		goto out_fput;
+		return ret;
+	if (info.build_id_size != r->build_id_size ||
+	    memcmp(info.build_id, r->build_id, r->build_id_size))
+		return -ESTALE;
+	return 0;
+}
 
-	/* The cap is checked before anything is allocated or copied. */
-	ret = dunwind_reg_reserve(r.table_size);
-	if (ret)
-		goto out_fput;
-	ret = down_killable(&dunwind_reg_sem);
-	if (ret)
-		goto out_unreserve;
-	/* Validate outside the lock: it reads the whole table. */
-	e = dunwind_reg_new(&r);
-	up(&dunwind_reg_sem);
-	if (IS_ERR(e)) {
-		ret = PTR_ERR(e);
-		goto out_unreserve;
-	}
-	e->dev = inode->i_sb->s_dev;
-	e->ino = inode->i_ino;
+/*
+ * Hash @e under (e->dev, e->ino), or take the equal table already there
+ * (and free @e), and give @s a reference on it; @pin gives the registry
+ * one too.  Takes over the reservation of @e's cost.
+ * Context: may sleep (dunwind_reg_lock).
+ * Return: 0; -EEXIST (@s registered this file already), -EBUSY (another
+ * table of the same file is there: the file changed), -ENOMEM; then @e
+ * is freed.
+ */
+static int dunwind_reg_insert(struct dunwind_session *s, struct dunwind_reg *e, bool pin)
+{
+	struct dunwind_reg *old;
+	int ret;
 
 	mutex_lock(&dunwind_reg_lock);
-	dunwind_reg_reserved -= dunwind_reg_cost(r.table_size);
+	dunwind_reg_reserved -= dunwind_reg_cost(e->size);
 	ret = dunwind_reg_session_add(s, e->dev, e->ino);
 	if (ret)
 		goto out_unlock_free;
@@ -328,12 +331,11 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 		atomic64_inc_return_release(&dunwind_reg_gen);
 	}
 	e->owners++;
-	if ((r.flags & DUNWIND_REG_PIN) && !e->pinned) {
+	if (pin && !e->pinned) {
 		e->pinned = true;
 		e->owners++;
 	}
 	mutex_unlock(&dunwind_reg_lock);
-	fput(file);
 	return 0;
 
 out_forget:
@@ -341,11 +343,61 @@ out_forget:
 out_unlock_free:
 	mutex_unlock(&dunwind_reg_lock);
 	dunwind_reg_free(e);
-	goto out_fput;
+	return ret;
+}
+
+/**
+ * dunwind_registry_register() - DUNWIND_IOC_SFRAME_REGISTER
+ * @s:		the registering session (owns a reference until it closes)
+ * @arg:	struct dunwind_sframe_reg in user memory
+ *
+ * Context: ioctl (may sleep, may fault).
+ * Return: 0, or -errno as documented in uapi/linux/dunwind.h; on error
+ * nothing changed.
+ */
+int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
+{
+	struct dunwind_sframe_reg r;
+	const struct inode *inode;
+	struct dunwind_reg *e;
+	struct file *file;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = dunwind_reg_copy_arg(&r, arg);
+	if (ret)
+		return ret;
+	file = fget(r.fd);
+	if (!file)
+		return -EBADF;
+	/* Keyed as mappings are (dunwind_vma_key()): by the inode user space sees. */
+	inode = dunwind_reg_file_inode(file);
+	ret = dunwind_reg_check_file(file, inode, &r);
+	if (ret)
+		goto out_fput;
+	/* The cap is checked before anything is allocated or copied. */
+	ret = dunwind_reg_reserve(r.table_size);
+	if (ret)
+		goto out_fput;
+	ret = down_killable(&dunwind_reg_sem);
+	if (ret)
+		goto out_unreserve;
+	/* Validate outside the lock: it reads the whole table. */
+	e = dunwind_reg_new(&r);
+	up(&dunwind_reg_sem);
+	if (IS_ERR(e)) {
+		ret = PTR_ERR(e);
+		goto out_unreserve;
+	}
+	e->dev = inode->i_sb->s_dev;
+	e->ino = inode->i_ino;
+	ret = dunwind_reg_insert(s, e, r.flags & DUNWIND_REG_PIN);
+	fput(file);
+	return ret;
+
 out_unreserve:
-	mutex_lock(&dunwind_reg_lock);
-	dunwind_reg_reserved -= dunwind_reg_cost(r.table_size);
-	mutex_unlock(&dunwind_reg_lock);
+	dunwind_reg_unreserve(r.table_size);
 out_fput:
 	fput(file);
 	return ret;
