@@ -41,7 +41,7 @@ int dw_opt_cpu_time(const struct dw_option *opt, const char *arg, void *args, co
  * @f:		set to the stream
  *
  * Context: user space.
- * Return: 0, or -1 with a message.
+ * Return: 0, or -errno with a message (-ENOTTY: binary data to a terminal).
  */
 int dw_open_output(const char *cmd, const char *path, int binary, FILE **f)
 {
@@ -49,15 +49,17 @@ int dw_open_output(const char *cmd, const char *path, int binary, FILE **f)
 		if (binary && isatty(STDOUT_FILENO)) {
 			fprintf(stderr, "dunwind %s: not writing binary data to a terminal: give "
 				"-o FILE\n", cmd);
-			return -1;
+			return -ENOTTY;
 		}
 		*f = stdout;
 		return 0;
 	}
 	*f = fopen(path, binary ? "wb" : "w");
 	if (!*f) {
-		fprintf(stderr, "dunwind %s: %s: %s\n", cmd, path, strerror(errno));
-		return -1;
+		int err = errno;
+
+		fprintf(stderr, "dunwind %s: %s: %s\n", cmd, path, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -69,7 +71,8 @@ int dw_open_output(const char *cmd, const char *path, int binary, FILE **f)
  * @f:		the stream
  *
  * Context: user space.
- * Return: 0, or -1 with a message if anything failed to be written.
+ * Return: 0, or -errno (-EIO if none was set) with a message if anything
+ * failed to be written.
  */
 int dw_close_output(const char *cmd, const char *path, FILE *f)
 {
@@ -78,9 +81,11 @@ int dw_close_output(const char *cmd, const char *path, FILE *f)
 	if (f != stdout && fclose(f))
 		bad = 1;
 	if (bad) {
+		int err = errno ? errno : EIO;
+
 		fprintf(stderr, "dunwind %s: writing %s failed: %s\n", cmd,
-			f == stdout ? "the output" : path, strerror(errno ? errno : EIO));
-		return -1;
+			f == stdout ? "the output" : path, strerror(err));
+		return -err;
 	}
 	return 0;
 }

@@ -43,7 +43,7 @@ uint64_t dw_hash_ptr(const void *p, uint64_t h)
  * @key:	passed to @eq
  *
  * Context: user space.
- * Return: the index, or -1 if @key is not in the table.
+ * Return: the index, or -ENOENT if @key is not in the table.
  */
 long dw_htab_find(const struct dw_htab *h, uint64_t hash, dw_htab_eq eq, const void *ctx,
 		  const void *key)
@@ -51,10 +51,10 @@ long dw_htab_find(const struct dw_htab *h, uint64_t hash, dw_htab_eq eq, const v
 	size_t i;
 
 	if (!h->cap)
-		return -1;
+		return -ENOENT;
 	for (i = hash & (h->cap - 1);; i = (i + 1) & (h->cap - 1)) {
 		if (!h->slot[i].id1)
-			return -1;
+			return -ENOENT;
 		if (h->slot[i].hash == hash && eq(ctx, h->slot[i].id1 - 1, key))
 			return h->slot[i].id1 - 1;
 	}
