@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "sframe/needed.h"
 
 static int in_closure(const struct dw_needed *n, const char *path)
@@ -23,23 +23,46 @@ static int in_closure(const struct dw_needed *n, const char *path)
 	return 0;
 }
 
-int main(void)
-{
-	struct dw_needed n = { 0 }, bad = { 0 };
-	char line[PATH_MAX + 256], self[PATH_MAX], real[PATH_MAX];
-	size_t mapped = 0, missing = 0;
-	FILE *f;
+FIXTURE(self) {
+	struct dw_needed n;
 	int err;
+};
 
-	if (!realpath("/proc/self/exe", self))
-		return tap_ok(0, "realpath of /proc/self/exe"), tap_done();
-	err = dw_needed_closure("/proc/self/exe", &n);
-	tap_ok(err == 0, "closure of this program: %d", err);
-	tap_ok(n.n >= 3 && !strcmp(n.paths[0], self),
-	       "the program first, then its interpreter and libraries (%zu files)", n.n);
+FIXTURE_SETUP(self)
+{
+	memset(&self->n, 0, sizeof(self->n));
+	self->err = dw_needed_closure("/proc/self/exe", &self->n);
+}
 
-	f = fopen("/proc/self/maps", "re");
-	while (f && fgets(line, sizeof(line), f)) {
+FIXTURE_TEARDOWN(self)
+{
+	dw_needed_free(&self->n);
+}
+
+TEST_F(self, the_closure_of_this_program_is_found)
+{
+	EXPECT_EQ(0, self->err);
+}
+
+TEST_F(self, the_program_comes_first_then_interpreter_and_libraries)
+{
+	char exe[PATH_MAX];
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
+	ASSERT_EQ(0, self->err);
+	EXPECT_LE(3, self->n.n);
+	EXPECT_STREQ(exe, self->n.paths[0]);
+}
+
+TEST_F(self, every_executable_file_mapping_is_in_the_closure)
+{
+	char line[PATH_MAX + 256], real[PATH_MAX];
+	size_t mapped = 0, missing = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, self->err);
+	while (fgets(line, sizeof(line), f)) {
 		char perms[8], *path = strchr(line, '/');
 
 		if (!path || sscanf(line, "%*s %7s", perms) != 1 || perms[2] != 'x')
@@ -48,21 +71,32 @@ int main(void)
 		if (!realpath(path, real))
 			continue;
 		mapped++;
-		if (!in_closure(&n, real)) {
+		if (!in_closure(&self->n, real)) {
 			missing++;
-			printf("# mapped but not in the closure: %s\n", real);
+			TH_LOG("mapped but not in the closure: %s", real);
 		}
 	}
-	if (f)
-		fclose(f);
-	tap_ok(mapped >= 3 && !missing, "every executable file mapping is in the closure "
-	       "(%zu mapped, %zu missing)", mapped, missing);
-
-	err = dw_needed_closure("/proc/self/maps", &bad);
-	tap_ok(err == -ENOEXEC && !bad.n, "a file that is not ELF: -ENOEXEC (%d)", err);
-	err = dw_needed_closure("/nonexistent/program", &bad);
-	tap_ok(err == -ENOENT && !bad.n, "no such file: -ENOENT (%d)", err);
-	dw_needed_free(&n);
-	dw_needed_free(&bad);
-	return tap_done();
+	fclose(f);
+	EXPECT_LE(3, mapped);
+	EXPECT_EQ(0, missing);
 }
+
+TEST(a_file_that_is_not_elf_is_enoexec)
+{
+	struct dw_needed bad = { 0 };
+
+	EXPECT_EQ(-ENOEXEC, dw_needed_closure("/proc/self/maps", &bad));
+	EXPECT_EQ(0, bad.n);
+	dw_needed_free(&bad);
+}
+
+TEST(no_such_file_is_enoent)
+{
+	struct dw_needed bad = { 0 };
+
+	EXPECT_EQ(-ENOENT, dw_needed_closure("/nonexistent/program", &bad));
+	EXPECT_EQ(0, bad.n);
+	dw_needed_free(&bad);
+}
+
+TEST_HARNESS_MAIN

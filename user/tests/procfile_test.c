@@ -12,82 +12,99 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "symbols/dso.h"
 #include "symbols/procfile.h"
 
-static char dir[] = "/tmp/dw_procfile_test.XXXXXX";
-
-int main(void)
-{
+FIXTURE(mapped) {
+	char dir[64], lib[160], other[160], buf[4200];
 	unsigned char id[20];
-	const unsigned char *idp;
-	char lib[160], other[160], cmd[512], buf[4200];
-	enum dw_proc_file_how how;
-	struct dw_dso *d;
 	uint64_t start;
 	void *map;
+};
+
+/* A copy of this binary mapped from @self->lib, and /bin/sh beside it. */
+FIXTURE_SETUP(mapped)
+{
+	const unsigned char *idp;
+	char cmd[512];
+	struct dw_dso *d;
 	int fd, n;
 
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(lib, sizeof(lib), "%s/libx.so", dir);
-	snprintf(other, sizeof(other), "%s/other", dir);
-	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s && cp /bin/sh %s", getpid(), lib, other);
-	if (system(cmd)) {
-		printf("Bail out! cannot copy the files\n");
-		return 1;
-	}
-	d = dw_dso_get(lib, NULL, 0);
+	self->map = MAP_FAILED;
+	strcpy(self->dir, "/tmp/dw_procfile_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->lib, sizeof(self->lib), "%s/libx.so", self->dir);
+	snprintf(self->other, sizeof(self->other), "%s/other", self->dir);
+	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s && cp /bin/sh %s", getpid(), self->lib,
+		 self->other);
+	ASSERT_EQ(0, system(cmd));
+	d = dw_dso_get(self->lib, NULL, 0);
 	n = d ? dw_dso_build_id(d, &idp) : 0;
-	if (n != 20) {
-		tap_skip("mapped files", "this test binary has no GNU build-id");
-		return tap_done();
-	}
-	memcpy(id, idp, sizeof(id));
+	if (n != 20)
+		SKIP(return, "this test binary has no GNU build-id");
+	memcpy(self->id, idp, sizeof(self->id));
 	dw_dso_cache_free();
 	dw_dso_set_quiet(1);
-	fd = open(lib, O_RDONLY);
-	map = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	if (fd >= 0)
-		close(fd);
-	if (map == MAP_FAILED) {
-		printf("Bail out! cannot map %s\n", lib);
-		return 1;
-	}
-	start = (uint64_t)(uintptr_t)map;
-
-	how = dw_proc_file(getpid(), lib, start, start + 4096, id, sizeof(id), buf, sizeof(buf));
-	snprintf(cmd, sizeof(cmd), "/proc/%d/root%s", getpid(), lib);
-	ok(how == DW_PROC_FILE_ROOT && !strcmp(buf, cmd), "the path is the mapped file: "
-	   "read through the process's root (%s)", buf);
-	dw_dso_cache_free();
-
-	/* An upgrade: another file renamed over the path. */
-	if (rename(other, lib)) {
-		printf("Bail out! rename\n");
-		return 1;
-	}
-	how = dw_proc_file(getpid(), lib, start, start + 4096, id, sizeof(id), buf, sizeof(buf));
-	if (geteuid())
-		tap_skip("replaced: map_files", "/proc/PID/map_files needs root (CAP_SYS_ADMIN)");
-	else
-		ok(how == DW_PROC_FILE_MAPPED && strstr(buf, "/map_files/") &&
-		   dw_dso_usable(dw_dso_get(buf, id, sizeof(id))),
-		   "the path names another file: the mapped one through map_files (%s)", buf);
-	dw_dso_cache_free();
-
-	how = dw_proc_file(getpid(), lib, start, start + 4096, NULL, 0, buf, sizeof(buf));
-	ok(how == DW_PROC_FILE_ROOT, "without a recorded build-id the path is taken as it is");
-	dw_dso_cache_free();
-
-	munmap(map, 4096);
-	how = dw_proc_file(getpid(), lib, start, start + 4096, id, sizeof(id), buf, sizeof(buf));
-	ok(how == DW_PROC_FILE_NONE && !strcmp(buf, lib),
-	   "not mapped any more and replaced: the path, for the build-id check to refuse");
-	dw_dso_cache_free();
-
-	unlink(lib);
-	rmdir(dir);
-	return tap_done();
+	fd = open(self->lib, O_RDONLY);
+	ASSERT_LE(0, fd);
+	self->map = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	ASSERT_NE(MAP_FAILED, self->map);
+	self->start = (uint64_t)(uintptr_t)self->map;
 }
+
+FIXTURE_TEARDOWN(mapped)
+{
+	if (self->map != MAP_FAILED)
+		munmap(self->map, 4096);
+	dw_dso_cache_free();
+	unlink(self->lib);
+	unlink(self->other);
+	rmdir(self->dir);
+}
+
+static enum dw_proc_file_how look(FIXTURE_DATA(mapped) *self, const unsigned char *id,
+				  size_t id_size)
+{
+	return dw_proc_file(getpid(), self->lib, self->start, self->start + 4096, id, id_size,
+			    self->buf, sizeof(self->buf));
+}
+
+TEST_F(mapped, the_mapped_path_is_read_through_the_process_root)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "/proc/%d/root%s", getpid(), self->lib);
+	EXPECT_EQ(DW_PROC_FILE_ROOT, look(self, self->id, sizeof(self->id)));
+	EXPECT_STREQ(want, self->buf);
+}
+
+/* An upgrade: another file renamed over the path. */
+TEST_F(mapped, a_replaced_path_is_read_through_map_files)
+{
+	if (geteuid())
+		SKIP(return, "/proc/PID/map_files needs root (CAP_SYS_ADMIN)");
+	ASSERT_EQ(0, rename(self->other, self->lib));
+	EXPECT_EQ(DW_PROC_FILE_MAPPED, look(self, self->id, sizeof(self->id)));
+	EXPECT_NE(NULL, strstr(self->buf, "/map_files/"));
+	EXPECT_TRUE(dw_dso_usable(dw_dso_get(self->buf, self->id, sizeof(self->id))));
+}
+
+TEST_F(mapped, without_a_recorded_build_id_the_path_is_taken_as_it_is)
+{
+	ASSERT_EQ(0, rename(self->other, self->lib));
+	EXPECT_EQ(DW_PROC_FILE_ROOT, look(self, NULL, 0));
+}
+
+/* Not mapped any more and replaced: the path, for the build-id check to refuse. */
+TEST_F(mapped, unmapped_and_replaced_the_path_is_returned)
+{
+	ASSERT_EQ(0, rename(self->other, self->lib));
+	munmap(self->map, 4096);
+	self->map = MAP_FAILED;
+	EXPECT_EQ(DW_PROC_FILE_NONE, look(self, self->id, sizeof(self->id)));
+	EXPECT_STREQ(self->lib, self->buf);
+}
+
+TEST_HARNESS_MAIN
