@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "mkrec.h"
 #include "selfmap.h"
 #include "capture/capture.h"
@@ -24,7 +24,6 @@
 
 #define PID	4242U
 
-static char dir[] = "/tmp/dw_usnap_test.XXXXXX";
 static char prog[128], cap[128], cap_none[128];
 static volatile unsigned int sink;
 
@@ -187,141 +186,231 @@ static int parse_text(const char *text, size_t len, char *first, size_t first_le
 	return !e;
 }
 
-int main(void)
+/* The stack of every capture but the stripped ones: leaf, caller. */
+static void stack_ips(__u64 ips[2])
 {
-	__u64 ips[2] = { (__u64)(uintptr_t)usnap_leaf + 4, (__u64)(uintptr_t)usnap_caller + 13 };
-	__u64 same[2] = { (__u64)(uintptr_t)usnap_leaf + 1, (__u64)(uintptr_t)usnap_leaf + 9 };
-	char want[2][128], got[2][128], cmd[1024], sym_root[160], dbg[160];
-	struct dw_prof *p = NULL;
-	int n;
+	ips[0] = (__u64)(uintptr_t)usnap_leaf + 4;
+	ips[1] = (__u64)(uintptr_t)usnap_caller + 13;
+}
+
+static int sh(const char *cmd)
+{
+	int rc = run(cmd);
+
+	if (rc)
+		printf("# failed: %s\n", cmd);
+	return rc;
+}
+
+/* A copy of this program at @prog; @cap with a snapshot, @cap_none without. */
+FIXTURE(usnap) {
+	char dir[64];
+	char got[2][128];
+	struct dw_prof *p;
+};
+
+FIXTURE_SETUP(usnap)
+{
+	char cmd[1024];
+	__u64 ips[2];
 
 	usnap_caller(3);
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(prog, sizeof(prog), "%s/prog", dir);
-	snprintf(cap, sizeof(cap), "%s/cap", dir);
-	snprintf(cap_none, sizeof(cap_none), "%s/cap-none", dir);
+	stack_ips(ips);
+	self->p = NULL;
+	strcpy(self->dir, "/tmp/dw_usnap_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(prog, sizeof(prog), "%s/prog", self->dir);
+	snprintf(cap, sizeof(cap), "%s/cap", self->dir);
+	snprintf(cap_none, sizeof(cap_none), "%s/cap-none", self->dir);
 	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s", getpid(), prog);
-	if (run(cmd) || write_capture(cap, ips, 2, 1) || write_capture(cap_none, ips, 2, 0)) {
-		printf("Bail out! cannot write the captures\n");
-		return 1;
-	}
+	ASSERT_EQ(0, sh(cmd));
+	ASSERT_EQ(0, write_capture(cap, ips, 2, 1));
+	ASSERT_EQ(0, write_capture(cap_none, ips, 2, 0));
+}
 
-	n = names_of(cap, want, 2, &p);
-	ok(n == 2 && !strcmp(want[0], "usnap_leaf") && !strcmp(want[1], "usnap_caller"),
-	   "the file itself names the stack (%s, %s)", n > 0 ? want[0] : "-",
-	   n > 1 ? want[1] : "-");
-	dw_prof_free(p);
+FIXTURE_TEARDOWN(usnap)
+{
+	char cmd[128];
+
+	dw_prof_free(self->p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	run(cmd);
+}
+
+TEST_F(usnap, the_file_itself_names_the_stack)
+{
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	EXPECT_STREQ("usnap_leaf", self->got[0]);
+	EXPECT_STREQ("usnap_caller", self->got[1]);
+}
+
+TEST_F(usnap, without_the_file_the_snapshot_gives_the_same_names)
+{
+	unlink(prog);
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	EXPECT_STREQ("usnap_leaf", self->got[0]);
+	EXPECT_STREQ("usnap_caller", self->got[1]);
+}
+
+TEST_F(usnap, without_the_file_both_locations_are_counted_as_from_the_snapshot)
+{
+	unlink(prog);
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	EXPECT_EQ(2, self->p->usyms_used);
+}
+
+TEST_F(usnap, without_the_file_and_a_snapshot_unknown_and_counted_for_the_warning)
+{
+	unlink(prog);
+	ASSERT_EQ(2, names_of(cap_none, self->got, 2, &self->p));
+	EXPECT_EQ(0, strncmp(self->got[0], "[unknown] (prog+0x", 18)) TH_LOG("%s", self->got[0]);
+	EXPECT_EQ(2, self->p->unnamed);
+}
+
+/* --symfs DIR: the file as DIR/PATH. */
+TEST_F(usnap, symfs_reads_the_file_under_its_root)
+{
+	char cmd[1024], root[160];
 
 	unlink(prog);
-	n = names_of(cap, got, 2, &p);
-	ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[1]) && p->usyms_used == 2,
-	   "without the file: the same names from the snapshot (%s, %s)", n > 0 ? got[0] : "-",
-	   n > 1 ? got[1] : "-");
-	dw_prof_free(p);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/root%s && cp /proc/%d/exe %s/root%s", self->dir,
+		 self->dir, getpid(), self->dir, prog);
+	ASSERT_EQ(0, sh(cmd));
+	snprintf(root, sizeof(root), "%s/root", self->dir);
+	symfs = root;
+	ASSERT_EQ(2, names_of(cap_none, self->got, 2, &self->p));
+	EXPECT_STREQ("usnap_leaf", self->got[0]);
+	EXPECT_STREQ("usnap_caller", self->got[1]);
+	EXPECT_EQ(0, self->p->unnamed);
+}
 
-	n = names_of(cap_none, got, 2, &p);
-	ok(n == 2 && !strncmp(got[0], "[unknown] (prog+0x", 18) && p->unnamed == 2,
-	   "without the file and a snapshot: unknown, and counted for the warning (%s)",
-	   n > 0 ? got[0] : "-");
-	dw_prof_free(p);
+/* --debug-dir DIR: the executable as DIR/.build-id/xx/yyyy. */
+TEST_F(usnap, debug_dir_finds_the_executable_by_build_id)
+{
+	char cmd[1024], dbg[160];
 
-	/* --symfs DIR: the file under DIR. */
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/root%s && cp /proc/%d/exe %s/root%s", dir, dir,
-		 getpid(), dir, prog);
-	snprintf(sym_root, sizeof(sym_root), "%s/root", dir);
-	symfs = sym_root;
-	n = run(cmd) ? -1 : names_of(cap_none, got, 2, &p);
-	ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[1]) && !p->unnamed,
-	   "--symfs DIR: the file as DIR/PATH (%s)", n > 0 ? got[0] : "-");
-	dw_prof_free(p);
-	symfs = NULL;
-
-	/* --debug-dir DIR: the executable as DIR/.build-id/xx/yyyy. */
+	unlink(prog);
 	snprintf(cmd, sizeof(cmd), "id=$(readelf -n /proc/%d/exe | sed -n 's/.*Build ID: //p'); "
 		 "d=%s/dbg/.build-id/$(echo $id | cut -c1-2); mkdir -p $d && "
-		 "cp /proc/%d/exe $d/$(echo $id | cut -c3-)", getpid(), dir, getpid());
-	snprintf(dbg, sizeof(dbg), "%s/dbg", dir);
+		 "cp /proc/%d/exe $d/$(echo $id | cut -c3-)", getpid(), self->dir, getpid());
+	ASSERT_EQ(0, sh(cmd));
+	snprintf(dbg, sizeof(dbg), "%s/dbg", self->dir);
 	debug_dir = dbg;
-	n = run(cmd) ? -1 : names_of(cap_none, got, 2, &p);
-	ok(n == 2 && !strcmp(got[0], want[0]) && !p->unnamed,
-	   "--debug-dir DIR: the executable by build-id (%s)", n > 0 ? got[0] : "-");
-	dw_prof_free(p);
-	debug_dir = NULL;
+	ASSERT_EQ(2, names_of(cap_none, self->got, 2, &self->p));
+	EXPECT_STREQ("usnap_leaf", self->got[0]);
+	EXPECT_EQ(0, self->p->unnamed);
+}
+
+/* Another file at the path: its build-id differs, the snapshot names the stack. */
+TEST_F(usnap, another_file_at_the_path_gets_the_snapshots_names)
+{
+	char cmd[256];
 
 	snprintf(cmd, sizeof(cmd), "cp /bin/sh %s", prog);
-	run(cmd);
-	n = names_of(cap, got, 2, &p);
-	ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[1]),
-	   "another file at the path (build-id differs): the snapshot's names (%s)",
-	   n > 0 ? got[0] : "-");
-	dw_prof_free(p);
-
-	ok(!flip_snapshot_byte(cap), "flipped a byte of the snapshot");
-	n = names_of(cap, got, 2, &p);
-	ok(n == 2 && strcmp(got[0], want[0]) && p && strstr(p->usyms_from, "files only ("),
-	   "a damaged snapshot is not used, the capture still loads (%s; %s)",
-	   n > 0 ? got[0] : "-", p ? p->usyms_from : "-");
-	dw_prof_free(p);
-
-	/* Stripped: no symbol at all, but .eh_frame. */
-	snprintf(cmd, sizeof(cmd), "objcopy --strip-all /proc/%d/exe %s", getpid(), prog);
-	if (run(cmd)) {
-		tap_skip("stripped copy", "objcopy failed (binutils missing?)");
-	} else if (write_capture(cap, same, 2, 1)) {
-		ok(0, "capture of the stripped copy");
-	} else {
-		n = names_of(cap, got, 2, &p);
-		ok(n == 2 && !strncmp(got[0], "prog+0x", 7) && !strcmp(got[0], got[1]),
-		   "stripped: two addresses of one function are one function, by its FDE "
-		   "(%s, %s)", n > 0 ? got[0] : "-", n > 1 ? got[1] : "-");
-		dw_prof_free(p);
-		strcpy(want[0], got[0]);
-		unlink(prog);
-		n = names_of(cap, got, 2, &p);
-		ok(n == 2 && !strcmp(got[0], want[0]) && !strcmp(got[1], want[0]),
-		   "stripped, without the file: the snapshot's FDE range names it (%s)",
-		   n > 0 ? got[0] : "-");
-		dw_prof_free(p);
-	}
-
-	{
-		static char text[] =
-			"D abababababababababababababababababababab /x\n"
-			"F 1000 40 main\nU 1040 20\nL 1010 0 12 inl src/a.c\n"
-			"L 1010 1 40 main src/main file.c\n"
-			"D - /usr/lib/a b.so\nF 2000 10 _ZN3foo3barEv\n"
-			"P 77\nF 7f0000001000 100 jit leaf fn\n";
-		size_t len = strlen(text), i, loaded = 0;
-		struct dw_usnap *u;
-		struct dw_symres res;
-		char why[256];
-		int k;
-
-		char first[256] = "";
-
-		ok(parse_text(text, len, first, sizeof(first)) == 1 &&
-		   !strcmp(first, "main+10 2 inl:12"),
-		   "a hand-written snapshot text parses and names an address (%s)", first);
-		for (i = 0; i < len; i++) {
-			static const unsigned char flips[] = { 0x01, 0x20, 0x80 };
-
-			for (k = 0; k < 3; k++) {
-				text[i] ^= flips[k];
-				loaded += parse_text(text, len, NULL, 0) == 1;
-				text[i] ^= flips[k];
-			}
-		}
-		ok(loaded > 0 && loaded < 3 * len,
-		   "%zu x 3 flipped texts: %zu parsed, the rest refused", len, loaded);
-		u = dw_usnap_new();
-		ok(u && dw_usnap_load(u, why, sizeof(why)) == -ENOENT &&
-		   dw_usnap_lookup(u, NULL, 0, "/x", 0, &res) == -ENOENT,
-		   "a capture without a snapshot: -ENOENT, nothing found");
-		dw_usnap_free(u);
-	}
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	run(cmd);
-	return tap_done();
+	ASSERT_EQ(0, sh(cmd));
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	EXPECT_STREQ("usnap_leaf", self->got[0]);
+	EXPECT_STREQ("usnap_caller", self->got[1]);
 }
+
+TEST_F(usnap, a_damaged_snapshot_is_not_used_and_the_capture_still_loads)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "cp /bin/sh %s", prog);
+	ASSERT_EQ(0, sh(cmd));
+	ASSERT_EQ(0, flip_snapshot_byte(cap));
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	EXPECT_STRNE("usnap_leaf", self->got[0]);
+	EXPECT_NE(NULL, strstr(self->p->usyms_from, "files only (")) TH_LOG("%s",
+									    self->p->usyms_from);
+}
+
+/* Stripped: no symbol at all, but .eh_frame; two addresses of usnap_leaf. */
+static int stripped_capture(void)
+{
+	__u64 same[2] = { (__u64)(uintptr_t)usnap_leaf + 1, (__u64)(uintptr_t)usnap_leaf + 9 };
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "objcopy --strip-all /proc/%d/exe %s", getpid(), prog);
+	if (run(cmd))
+		return -ENOENT;
+	return write_capture(cap, same, 2, 1) ? -EIO : 0;
+}
+
+TEST_F(usnap, stripped_two_addresses_of_one_function_are_one_function_by_its_fde)
+{
+	int err = stripped_capture();
+
+	if (err == -ENOENT)
+		SKIP(return, "objcopy failed (binutils missing?)");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	EXPECT_EQ(0, strncmp(self->got[0], "prog+0x", 7)) TH_LOG("%s", self->got[0]);
+	EXPECT_STREQ(self->got[0], self->got[1]);
+}
+
+TEST_F(usnap, stripped_without_the_file_the_snapshots_fde_range_names_it)
+{
+	char want[128];
+	int err = stripped_capture();
+
+	if (err == -ENOENT)
+		SKIP(return, "objcopy failed (binutils missing?)");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	strcpy(want, self->got[0]);
+	dw_prof_free(self->p);
+	self->p = NULL;
+	unlink(prog);
+	ASSERT_EQ(2, names_of(cap, self->got, 2, &self->p));
+	EXPECT_STREQ(want, self->got[0]);
+	EXPECT_STREQ(want, self->got[1]);
+}
+
+static char text[] =
+	"D abababababababababababababababababababab /x\n"
+	"F 1000 40 main\nU 1040 20\nL 1010 0 12 inl src/a.c\n"
+	"L 1010 1 40 main src/main file.c\n"
+	"D - /usr/lib/a b.so\nF 2000 10 _ZN3foo3barEv\n"
+	"P 77\nF 7f0000001000 100 jit leaf fn\n";
+
+TEST(a_hand_written_snapshot_text_parses_and_names_an_address)
+{
+	char first[256] = "";
+
+	EXPECT_EQ(1, parse_text(text, strlen(text), first, sizeof(first)));
+	EXPECT_STREQ("main+10 2 inl:12", first);
+}
+
+TEST(flipped_snapshot_texts_are_parsed_or_refused)
+{
+	static const unsigned char flips[] = { 0x01, 0x20, 0x80 };
+	size_t len = strlen(text), i, loaded = 0;
+	int k;
+
+	for (i = 0; i < len; i++) {
+		for (k = 0; k < 3; k++) {
+			text[i] ^= flips[k];
+			loaded += parse_text(text, len, NULL, 0) == 1;
+			text[i] ^= flips[k];
+		}
+	}
+	TH_LOG("%zu x 3 flipped texts: %zu parsed, the rest refused", len, loaded);
+	EXPECT_LT(0, loaded);
+	EXPECT_GT(3 * len, loaded);
+}
+
+TEST(a_capture_without_a_snapshot_is_enoent_and_finds_nothing)
+{
+	struct dw_usnap *u = dw_usnap_new();
+	struct dw_symres res;
+	char why[256];
+
+	ASSERT_NE(NULL, u);
+	EXPECT_EQ(-ENOENT, dw_usnap_load(u, why, sizeof(why)));
+	EXPECT_EQ(-ENOENT, dw_usnap_lookup(u, NULL, 0, "/x", 0, &res));
+	dw_usnap_free(u);
+}
+
+TEST_HARNESS_MAIN
