@@ -86,7 +86,8 @@ static struct dw_perfmap *pm_read(FILE *f)
 		errno = ENOMEM;
 		return NULL;
 	}
-	qsort(m->syms, m->nr, sizeof(*m->syms), pm_cmp);
+	if (m->nr)
+		qsort(m->syms, m->nr, sizeof(*m->syms), pm_cmp);
 	/* Keep the latest entry of each start. */
 	for (i = 0, j = 0; i < m->nr; i++) {
 		if (i + 1 < m->nr && m->syms[i + 1].start == m->syms[i].start) {
