@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "symbols/debuginfod.h"
 #include "symbols/dso.h"
 #include "symbols/perfmap.h"
@@ -99,119 +99,25 @@ static const char *base(const char *p)
 	return s ? s + 1 : p ? p : "(null)";
 }
 
-/* Check @path resolves outer (by name and line, and its inline frame). */
-static void check_file(const char *path, const char *what, uint64_t outer, uint64_t size)
+/* Made once, before the tests (main()): prog, its debug file, stripped copies. */
+static uint64_t outer, outer_size;
+static unsigned char id[20];
+static char hex[41], not_built[128] = "not built yet";
+static int made_dir;
+
+static void build(void)
 {
-	struct dw_dso *d = dw_dso_get(path, NULL, 0);
-	struct dw_symres r;
-	uint64_t a;
-	int inl_found = 0;
-	unsigned int n;
-
-	ok(d && !dw_dso_resolve(d, outer, DW_DSO_SRC, &r) && r.name && !strcmp(r.name, "outer") &&
-	   r.off == 0, "%s: the symbol of outer's first byte", what);
-	n = r.nr_frames;
-	ok(d && n >= 1 && !strcmp(base(r.frames[n - 1].file), "prog.c") &&
-	   r.frames[n - 1].func && !strcmp(r.frames[n - 1].func, "outer") &&
-	   r.frames[n - 1].line >= 9 && r.frames[n - 1].line <= 11,
-	   "%s: DWARF puts it in outer at prog.c lines 9..11 (%s:%d)", what,
-	   base(n ? r.frames[n - 1].file : NULL), n ? r.frames[n - 1].line : 0);
-	for (a = outer; d && a < outer + size && !inl_found; a++) {
-		if (dw_dso_resolve(d, a, DW_DSO_SRC, &r) || r.nr_frames < 2)
-			continue;
-		if (getenv("DW_VERBOSE"))
-			printf("# %#lx: %s %s:%d <- %s %s:%d\n", (unsigned long)a, r.frames[0].func,
-			       base(r.frames[0].file), r.frames[0].line, r.frames[1].func,
-			       base(r.frames[1].file), r.frames[1].line);
-		inl_found = r.frames[0].func && !strcmp(r.frames[0].func, "inl") &&
-			    (r.frames[0].line == 5 || r.frames[0].line == 6) &&
-			    !strcmp(r.frames[r.nr_frames - 1].func, "outer") &&
-			    r.frames[r.nr_frames - 1].line == 11 && r.nr_frames == 2;
-	}
-	ok(inl_found, "%s: an address in outer is inl (line 5 or 6) inlined at prog.c:11", what);
-}
-
-/* @hex as bytes into @out (20). Returns @out. */
-static unsigned char *id_bytes(const char *hex, unsigned char *out)
-{
-	int i;
-
-	for (i = 0; i < 20; i++) {
-		unsigned int v = 0;
-
-		sscanf(hex + 2 * i, "%2x", &v);
-		out[i] = (unsigned char)v;
-	}
-	return out;
-}
-
-static void check_debuginfod(const char *hex, const unsigned char *id, uint64_t outer,
-			     uint64_t size)
-{
-	char cmd[1024], url[64], path[PATH_MAX + 64];
-	struct dw_symres r;
-	struct dw_dso *d;
-	int port = 20000 + getpid() % 20000, i;
-
-	snprintf(cmd, sizeof(cmd), "mkdir -p srv/buildid/%s && cp prog.debug "
-		 "srv/buildid/%s/debuginfo && cp prog srv/buildid/%s/executable", hex, hex, hex);
-	if (sh(cmd) || system("command -v python3 >/dev/null 2>&1")) {
-		tap_skip("debuginfod", "python3 (for a local HTTP server) is not installed");
-		return;
-	}
-	snprintf(cmd, sizeof(cmd), "cd %s/srv && (python3 -m http.server %d --bind 127.0.0.1 "
-		 ">/dev/null 2>&1 & echo $! >../server.pid)", dir, port);
-	if (system(cmd)) {
-		tap_skip("debuginfod", "could not start a local HTTP server");
-		return;
-	}
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
-	snprintf(cmd, sizeof(cmd), "%s/cache", dir);
-	setenv("DEBUGINFOD_URLS", url, 1);
-	setenv("DEBUGINFOD_CACHE_PATH", cmd, 1);
-	setenv("DEBUGINFOD_TIMEOUT", "5", 1);
-	/* Wait until the server answers (up to 5 s). */
-	snprintf(cmd, sizeof(cmd), "python3 -c 'import urllib.request as u; "
-		 "u.urlopen(\"%s/buildid/%s/executable\", timeout=1)' >/dev/null 2>&1", url, hex);
-	for (i = 0; i < 50 && system(cmd); i++)
-		usleep(100000);
-	dw_dso_cache_free();
-	if (!dw_debuginfod_enabled()) {
-		tap_skip("debuginfod", "libdebuginfod.so.1 is not installed "
-			 "(Debian: libdebuginfod1)");
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
-	check_file(path, "stripped, debug info from debuginfod", outer, size);
-	dw_dso_cache_free();
-	/* The mapped file is gone: the recorded executable comes from debuginfod. */
-	d = dw_dso_get("/nonexistent/prog", id, 20);
-	ok(d && !dw_dso_stale(d) && !dw_dso_resolve(d, outer + 1, 0, &r) && r.name &&
-	   !strcmp(r.name, "outer"), "a missing file: the executable by build-id from debuginfod");
-	dw_dso_cache_free();
-out:
-	unsetenv("DEBUGINFOD_URLS");
-	snprintf(cmd, sizeof(cmd), "kill $(cat %s/server.pid) 2>/dev/null", dir);
-	if (system(cmd))
-		printf("# could not stop the HTTP server\n");
-}
-
-int main(void)
-{
-	char path[PATH_MAX + 64], bid_path[PATH_MAX + 128], hex[41];
-	const unsigned char *id;
-	unsigned char wrong[20];
-	struct dw_perfmap *pm;
-	struct dw_symres r;
-	uint64_t outer = 0, size = 0, off = 0;
+	char path[PATH_MAX + 64], cmd[PATH_MAX + 128];
+	const unsigned char *idp;
 	struct dw_dso *d;
 	FILE *f;
 	int n, i;
 
 	if (!mkdtemp(dir)) {
-		printf("not ok 1 - mkdtemp\n");
-		return 1;
+		snprintf(not_built, sizeof(not_built), "mkdtemp failed");
+		return;
 	}
+	made_dir = 1;
 	snprintf(path, sizeof(path), "%s/prog.c", dir);
 	f = fopen(path, "w");
 	if (f) {
@@ -223,102 +129,436 @@ int main(void)
 	    sh("strip --strip-all -o prog.stripped prog && "
 	       "objcopy --add-gnu-debuglink=prog.debug prog.stripped") ||
 	    sh("strip --strip-all -o prog.nolink prog")) {
-		tap_skip("DWARF symbolisation", "gcc, objcopy or strip failed "
+		snprintf(not_built, sizeof(not_built), "gcc, objcopy or strip failed "
 			 "(Debian: gcc, binutils)");
-		goto jit;
+		return;
 	}
 	snprintf(path, sizeof(path), "%s/prog", dir);
-	ok(!find_sym(path, "outer", &outer, &size) && size > 0, "the test program has outer");
-	check_file(path, "unstripped", outer, size);
-
-	snprintf(path, sizeof(path), "%s/prog.stripped", dir);
-	check_file(path, "stripped + .gnu_debuglink", outer, size);
-
-	/* No debuglink: only the build-id directory can lead to prog.debug. */
+	if (find_sym(path, "outer", &outer, &outer_size) || !outer_size) {
+		snprintf(not_built, sizeof(not_built), "the test program has no outer");
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
 	d = dw_dso_get(path, NULL, 0);
-	n = d ? dw_dso_build_id(d, &id) : 0;
-	ok(n == 20, "the stripped file keeps its GNU build-id (%d bytes)", n);
-	ok(d && dw_dso_resolve(d, outer + 1, 0, &r) == -ENOENT && !r.name,
-	   "without debug info a stripped PIE names nothing at outer");
-	ok(r.fde && r.start == outer && r.size == size && r.off == 1,
-	   "... but its .eh_frame FDE gives outer's range (0x%llx+0x%llx)",
-	   (unsigned long long)r.start, (unsigned long long)r.size);
-	for (i = 0; i < n && i < 20; i++)
-		sprintf(hex + 2 * i, "%02x", id[i]);
+	n = d ? dw_dso_build_id(d, &idp) : 0;
+	if (n != 20) {
+		snprintf(not_built, sizeof(not_built), "the program has no GNU build-id (%d)", n);
+		dw_dso_cache_free();
+		return;
+	}
+	memcpy(id, idp, sizeof(id));
 	dw_dso_cache_free();
-	snprintf(bid_path, sizeof(bid_path), "mkdir -p dbg/.build-id/%.2s && "
+	for (i = 0; i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", id[i]);
+	/* No debuglink: only the build-id directory can lead to prog.debug. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p dbg/.build-id/%.2s && "
 		 "cp prog.debug dbg/.build-id/%.2s/%s.debug", hex, hex, hex + 2);
-	if (n == 20 && !sh(bid_path)) {
-		snprintf(bid_path, sizeof(bid_path), "%s/dbg", dir);
-		ok(dw_dso_set_debug_dirs(bid_path) == 0, "set a debug directory");
-		check_file(path, "stripped + .build-id/xx/yyyy.debug", outer, size);
-		dw_dso_cache_free();
+	if (sh(cmd)) {
+		snprintf(not_built, sizeof(not_built), "could not make dbg/.build-id");
+		return;
 	}
+	not_built[0] = '\0';
+}
 
-	/* PLT stubs: "puts@plt", from .rela.plt, as objdump names them. */
+#define NEED_BUILT() do {					\
+	if (not_built[0])					\
+		SKIP(return, "%s", not_built);			\
+} while (0)
+
+/* @path names outer's first byte outer. */
+static void expect_outer_symbol(struct __test_metadata *_metadata, const char *path)
+{
+	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+	struct dw_symres r;
+
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, dw_dso_resolve(d, outer, DW_DSO_SRC, &r));
+	EXPECT_STREQ("outer", r.name);
+	EXPECT_EQ(0, r.off);
+}
+
+/* DWARF puts outer's first byte in outer, prog.c lines 9..11. */
+static void expect_outer_line(struct __test_metadata *_metadata, const char *path)
+{
+	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+	struct dw_symres r;
+	unsigned int n;
+
+	ASSERT_NE(NULL, d);
+	dw_dso_resolve(d, outer, DW_DSO_SRC, &r);
+	n = r.nr_frames;
+	ASSERT_LE(1, n);
+	EXPECT_STREQ("prog.c", base(r.frames[n - 1].file));
+	ASSERT_NE(NULL, r.frames[n - 1].func);
+	EXPECT_STREQ("outer", r.frames[n - 1].func);
+	EXPECT_LE(9, r.frames[n - 1].line);
+	EXPECT_GE(11, r.frames[n - 1].line);
+}
+
+/* Some address in outer is inl (line 5 or 6) inlined at prog.c:11. */
+static void expect_inline_frame(struct __test_metadata *_metadata, const char *path)
+{
+	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+	struct dw_symres r;
+	int inl_found = 0;
+	uint64_t a;
+
+	ASSERT_NE(NULL, d);
+	for (a = outer; a < outer + outer_size && !inl_found; a++) {
+		if (dw_dso_resolve(d, a, DW_DSO_SRC, &r) || r.nr_frames < 2)
+			continue;
+		if (getenv("DW_VERBOSE"))
+			printf("# %#lx: %s %s:%d <- %s %s:%d\n", (unsigned long)a, r.frames[0].func,
+			       base(r.frames[0].file), r.frames[0].line, r.frames[1].func,
+			       base(r.frames[1].file), r.frames[1].line);
+		inl_found = r.frames[0].func && !strcmp(r.frames[0].func, "inl") &&
+			    (r.frames[0].line == 5 || r.frames[0].line == 6) &&
+			    !strcmp(r.frames[r.nr_frames - 1].func, "outer") &&
+			    r.frames[r.nr_frames - 1].line == 11 && r.nr_frames == 2;
+	}
+	EXPECT_TRUE(inl_found);
+}
+
+/* The program, and where its symbols and debug info come from. */
+FIXTURE(symbolised) {
+	char path[PATH_MAX + 64];
+};
+
+FIXTURE_VARIANT(symbolised) {
+	const char *file;
+	int debug_dir;			/* dbg/ as a --debug-dir */
+};
+
+FIXTURE_VARIANT_ADD(symbolised, unstripped) {
+	.file = "prog",
+};
+
+FIXTURE_VARIANT_ADD(symbolised, stripped_with_gnu_debuglink) {
+	.file = "prog.stripped",
+};
+
+FIXTURE_VARIANT_ADD(symbolised, stripped_with_build_id_debug_dir) {
+	.file = "prog.nolink",
+	.debug_dir = 1,
+};
+
+FIXTURE_SETUP(symbolised)
+{
+	char dbg[PATH_MAX + 8];
+
+	NEED_BUILT();
+	snprintf(self->path, sizeof(self->path), "%s/%s", dir, variant->file);
+	snprintf(dbg, sizeof(dbg), "%s/dbg", dir);
+	if (variant->debug_dir)
+		ASSERT_EQ(0, dw_dso_set_debug_dirs(dbg));
+}
+
+FIXTURE_TEARDOWN(symbolised)
+{
+	dw_dso_cache_free();
+}
+
+TEST_F(symbolised, outers_first_byte_is_named_outer)
+{
+	expect_outer_symbol(_metadata, self->path);
+}
+
+TEST_F(symbolised, dwarf_puts_it_in_outer_at_prog_c_lines_9_to_11)
+{
+	expect_outer_line(_metadata, self->path);
+}
+
+TEST_F(symbolised, an_address_in_outer_is_inl_inlined_at_line_11)
+{
+	expect_inline_frame(_metadata, self->path);
+}
+
+/* debuginfod: a local HTTP server with buildid/HEX/{debuginfo,executable}. */
+FIXTURE(debuginfod) {
+	char path[PATH_MAX + 64];
+	int server;
+};
+
+FIXTURE_SETUP(debuginfod)
+{
+	char cmd[1024], url[64], cache[PATH_MAX + 16];
+	int port = 20000 + getpid() % 20000, i;
+
+	self->server = 0;
+	NEED_BUILT();
+	snprintf(self->path, sizeof(self->path), "%s/prog.nolink", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p srv/buildid/%s && cp prog.debug "
+		 "srv/buildid/%s/debuginfo && cp prog srv/buildid/%s/executable", hex, hex, hex);
+	ASSERT_EQ(0, sh(cmd));
+	if (system("command -v python3 >/dev/null 2>&1"))
+		SKIP(return, "python3 (for a local HTTP server) is not installed");
+	snprintf(cmd, sizeof(cmd), "cd %s/srv && (python3 -m http.server %d --bind 127.0.0.1 "
+		 ">/dev/null 2>&1 & echo $! >../server.pid)", dir, port);
+	if (system(cmd))
+		SKIP(return, "could not start a local HTTP server");
+	self->server = 1;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	setenv("DEBUGINFOD_URLS", url, 1);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_TIMEOUT", "5", 1);
+	/* Wait until the server answers (up to 5 s). */
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import urllib.request as u; "
+		 "u.urlopen(\"%s/buildid/%s/executable\", timeout=1)' >/dev/null 2>&1", url, hex);
+	for (i = 0; i < 50 && system(cmd); i++)
+		usleep(100000);
+	if (!dw_debuginfod_enabled())
+		SKIP(return, "libdebuginfod.so.1 is not installed (Debian: libdebuginfod1)");
+}
+
+FIXTURE_TEARDOWN(debuginfod)
+{
+	char cmd[PATH_MAX + 64];
+
+	dw_dso_cache_free();
+	unsetenv("DEBUGINFOD_URLS");
+	snprintf(cmd, sizeof(cmd), "kill $(cat %s/server.pid) 2>/dev/null", dir);
+	if (self->server && system(cmd))
+		printf("# could not stop the HTTP server\n");
+}
+
+TEST_F(debuginfod, stripped_outers_first_byte_is_named_outer)
+{
+	expect_outer_symbol(_metadata, self->path);
+}
+
+TEST_F(debuginfod, stripped_dwarf_puts_it_in_outer_at_prog_c_lines_9_to_11)
+{
+	expect_outer_line(_metadata, self->path);
+}
+
+TEST_F(debuginfod, stripped_an_address_in_outer_is_inl_inlined_at_line_11)
+{
+	expect_inline_frame(_metadata, self->path);
+}
+
+/* The mapped file is gone: the recorded executable comes from debuginfod. */
+TEST_F(debuginfod, a_missing_file_is_fetched_by_its_build_id)
+{
+	struct dw_dso *d = dw_dso_get("/nonexistent/prog", id, 20);
+	struct dw_symres r;
+
+	ASSERT_NE(NULL, d);
+	EXPECT_FALSE(dw_dso_stale(d));
+	ASSERT_EQ(0, dw_dso_resolve(d, outer + 1, 0, &r));
+	EXPECT_STREQ("outer", r.name);
+}
+
+TEST(a_stripped_file_keeps_its_gnu_build_id)
+{
+	char path[PATH_MAX + 64];
+	const unsigned char *idp;
+	struct dw_dso *d;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
+	d = dw_dso_get(path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	EXPECT_EQ(20, dw_dso_build_id(d, &idp));
+	dw_dso_cache_free();
+}
+
+TEST(without_debug_info_a_stripped_pie_names_nothing_at_outer)
+{
+	char path[PATH_MAX + 64];
+	struct dw_symres r;
+	struct dw_dso *d;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
+	d = dw_dso_get(path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, outer + 1, 0, &r));
+	EXPECT_EQ(NULL, r.name);
+	dw_dso_cache_free();
+}
+
+TEST(without_debug_info_the_eh_frame_fde_gives_outers_range)
+{
+	char path[PATH_MAX + 64];
+	struct dw_symres r;
+	struct dw_dso *d;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
+	d = dw_dso_get(path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	dw_dso_resolve(d, outer + 1, 0, &r);
+	EXPECT_TRUE(r.fde);
+	EXPECT_EQ(outer, r.start);
+	EXPECT_EQ(outer_size, r.size);
+	EXPECT_EQ(1, r.off);
+	dw_dso_cache_free();
+}
+
+/* PLT stubs: "puts@plt", from .rela.plt, as objdump names them. */
+TEST(a_plt_stub_is_named_func_at_plt)
+{
+	char path[PATH_MAX + 64];
+	unsigned long long plt = 0;
+	struct dw_symres r;
+	struct dw_dso *d;
+	FILE *f;
+
+	NEED_BUILT();
 	if (sh("printf '#include <stdio.h>\\nint main(void) { return puts(\"x\"); }\\n' "
-	       ">plt.c && gcc -O1 -o plt plt.c && objdump -d plt | grep '<puts@plt>:' >plt.txt")) {
-		tap_skip("PLT stubs", "gcc or objdump failed (Debian: gcc, binutils)");
-	} else {
-		unsigned long long plt = 0;
-		int e;
+	       ">plt.c && gcc -O1 -o plt plt.c && objdump -d plt | grep '<puts@plt>:' >plt.txt"))
+		SKIP(return, "gcc or objdump failed (Debian: gcc, binutils)");
+	snprintf(path, sizeof(path), "%s/plt.txt", dir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%llx", &plt));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/plt", dir);
+	d = dw_dso_get(path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, dw_dso_resolve(d, plt + 4, 0, &r));
+	EXPECT_STREQ("puts@plt", r.name);
+	EXPECT_EQ(plt, r.start);
+	EXPECT_EQ(4, r.off);
+	dw_dso_cache_free();
+}
 
-		snprintf(path, sizeof(path), "%s/plt.txt", dir);
-		f = fopen(path, "r");
-		if (!f || fscanf(f, "%llx", &plt) != 1)
-			plt = 0;
-		if (f)
-			fclose(f);
-		snprintf(path, sizeof(path), "%s/plt", dir);
-		d = dw_dso_get(path, NULL, 0);
-		e = d && plt ? dw_dso_resolve(d, plt + 4, 0, &r) : -1;
-		ok(!e && !strcmp(r.name, "puts@plt") && r.start == plt && r.off == 4,
-		   "a PLT stub is named func@plt (%s)", !e ? r.name : "-");
-		dw_dso_cache_free();
-	}
+/* The recorded build-id is another: stale, nothing named, not misattributed. */
+TEST(a_file_whose_build_id_is_not_the_recorded_one_is_stale_and_names_nothing)
+{
+	char path[PATH_MAX + 64];
+	unsigned char wrong[20];
+	struct dw_symres r;
+	struct dw_dso *d;
 
-	/* debuginfod: a local HTTP server with buildid/HEX/{debuginfo,executable}. */
-	if (n == 20)
-		check_debuginfod(hex, id_bytes(hex, wrong), outer, size);
-
-	/* The recorded build-id is another: stale, nothing named, not misattributed. */
+	NEED_BUILT();
 	snprintf(path, sizeof(path), "%s/prog", dir);
 	memset(wrong, 0xee, sizeof(wrong));
 	dw_dso_set_quiet(1);
 	d = dw_dso_get(path, wrong, sizeof(wrong));
-	ok(d && dw_dso_stale(d) && dw_dso_resolve(d, outer, DW_DSO_SRC, &r) == -ENOENT && !r.name,
-	   "a file whose build-id is not the recorded one is stale and names nothing");
+	ASSERT_NE(NULL, d);
+	EXPECT_TRUE(dw_dso_stale(d));
+	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, outer, DW_DSO_SRC, &r));
+	EXPECT_EQ(NULL, r.name);
+	dw_dso_cache_free();
+}
+
+TEST(the_same_file_without_a_recorded_build_id_is_used)
+{
+	char path[PATH_MAX + 64];
+	unsigned char wrong[20];
+	struct dw_symres r;
+	struct dw_dso *d;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	memset(wrong, 0xee, sizeof(wrong));
+	dw_dso_set_quiet(1);
+	dw_dso_get(path, wrong, sizeof(wrong));
 	d = dw_dso_get(path, NULL, 0);
-	ok(d && !dw_dso_stale(d) && !dw_dso_resolve(d, outer + 1, 0, &r) && r.off == 1,
-	   "the same file without a recorded build-id is used");
+	ASSERT_NE(NULL, d);
+	EXPECT_FALSE(dw_dso_stale(d));
+	ASSERT_EQ(0, dw_dso_resolve(d, outer + 1, 0, &r));
+	EXPECT_EQ(1, r.off);
 	dw_dso_cache_free();
-	ok(dw_dso_get("/nonexistent/file", NULL, 0) &&
-	   dw_dso_resolve(dw_dso_get("/nonexistent/file", NULL, 0), 0x1000, 0, &r) == -ENOENT,
-	   "a missing file resolves nothing, without error");
+}
+
+TEST(a_missing_file_resolves_nothing_without_error)
+{
+	struct dw_dso *d = dw_dso_get("/nonexistent/file", NULL, 0);
+	struct dw_symres r;
+
+	ASSERT_NE(NULL, d);
+	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, 0x1000, 0, &r));
 	dw_dso_cache_free();
+}
 
-jit:
-	{
-		static const char map[] = "7f0000001000 100 jit_a\n"
-					  "garbage line\n"
-					  "0x7f0000002000 0x10 jit b with spaces\n"
-					  "7f0000001000 80 jit_a_v2\n";
+/* perf's JIT map. */
+static const char jit_map[] = "7f0000001000 100 jit_a\n"
+			      "garbage line\n"
+			      "0x7f0000002000 0x10 jit b with spaces\n"
+			      "7f0000001000 80 jit_a_v2\n";
 
-		pm = dw_perfmap_parse(map, sizeof(map) - 1);
-	}
-	ok(pm != NULL, "parse a perf map");
-	ok(pm && !strcmp(dw_perfmap_lookup(pm, 0x7f0000001010ULL, &off, NULL), "jit_a_v2") && off == 0x10,
-	   "the later entry for a start wins");
-	ok(pm && !strcmp(dw_perfmap_lookup(pm, 0x7f000000200fULL, &off, NULL),
-			 "jit b with spaces") && off == 0xf, "0x prefixes and names with spaces");
-	ok(pm && !dw_perfmap_lookup(pm, 0x7f0000002010ULL, &off, NULL) &&
-	   !dw_perfmap_lookup(pm, 0x7f0000001080ULL, &off, NULL) && !dw_perfmap_lookup(pm, 1, &off, NULL),
-	   "outside every entry: no name");
+FIXTURE(perfmap) {
+	struct dw_perfmap *pm;
+};
+
+FIXTURE_SETUP(perfmap)
+{
+	self->pm = dw_perfmap_parse(jit_map, sizeof(jit_map) - 1);
+	ASSERT_NE(NULL, self->pm);
+}
+
+FIXTURE_TEARDOWN(perfmap)
+{
+	dw_perfmap_free(self->pm);
+}
+
+TEST_F(perfmap, the_later_entry_for_a_start_wins)
+{
+	uint64_t off = 0;
+
+	EXPECT_STREQ("jit_a_v2", dw_perfmap_lookup(self->pm, 0x7f0000001010ULL, &off, NULL));
+	EXPECT_EQ(0x10, off);
+}
+
+TEST_F(perfmap, hex_prefixes_and_names_with_spaces_are_read)
+{
+	uint64_t off = 0;
+
+	EXPECT_STREQ("jit b with spaces",
+		     dw_perfmap_lookup(self->pm, 0x7f000000200fULL, &off, NULL));
+	EXPECT_EQ(0xf, off);
+}
+
+TEST_F(perfmap, past_an_entrys_end_no_name)
+{
+	uint64_t off;
+
+	EXPECT_EQ(NULL, dw_perfmap_lookup(self->pm, 0x7f0000002010ULL, &off, NULL));
+	/* jit_a_v2 replaced jit_a: its shorter range counts. */
+	EXPECT_EQ(NULL, dw_perfmap_lookup(self->pm, 0x7f0000001080ULL, &off, NULL));
+}
+
+TEST_F(perfmap, below_the_first_entry_no_name)
+{
+	uint64_t off;
+
+	EXPECT_EQ(NULL, dw_perfmap_lookup(self->pm, 1, &off, NULL));
+}
+
+TEST(a_malformed_perf_map_line_is_skipped_not_fatal)
+{
+	static const char text[] = "garbage line\n";
+	struct dw_perfmap *pm = dw_perfmap_parse(text, sizeof(text) - 1);
+	uint64_t off;
+
+	ASSERT_NE(NULL, pm);
+	EXPECT_EQ(NULL, dw_perfmap_lookup(pm, 0, &off, NULL));
 	dw_perfmap_free(pm);
+}
 
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	if (system(path))
-		printf("# cleanup failed\n");
-	return tap_done();
+TEST(empty_perf_map_text_is_einval)
+{
+	errno = 0;
+	EXPECT_EQ(NULL, dw_perfmap_parse(jit_map, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* The harness exits from test_harness_run(): remove the files at exit. */
+static void remove_dir(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (made_dir && system(cmd))
+		printf("# could not remove %s\n", dir);
+}
+
+int main(int argc, char **argv)
+{
+	atexit(remove_dir);
+	build();
+	return test_harness_run(argc, argv);
 }
