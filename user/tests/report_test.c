@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "tap.h"
+#include "kselftest_harness.h"
 #include "mkrec.h"
 #include "capture/capture.h"
 #include "capture/ksnap.h"
@@ -85,11 +85,12 @@ static int have(const char *tool)
 }
 
 /* Compare dir/@out with tests/golden/@name (or rewrite it when updating). */
-static void check_golden(const char *out, const char *name, const char *what)
+static void expect_golden(struct __test_metadata *_metadata, const char *out, const char *name)
 {
 	char path[PATH_MAX + 64], gpath[PATH_MAX + 64];
 	size_t n1, n2;
 	char *got, *want;
+	int same;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, out);
 	snprintf(gpath, sizeof(gpath), "%s/%s", golden, name);
@@ -99,7 +100,8 @@ static void check_golden(const char *out, const char *name, const char *what)
 		printf("# updated %s\n", gpath);
 	}
 	want = read_file(gpath, &n2);
-	if (!ok(got && want && n1 == n2 && !memcmp(got, want, n1), "%s matches %s", what, name)) {
+	same = got && want && n1 == n2 && !memcmp(got, want, n1);
+	if (!same) {
 		char cmd[2 * PATH_MAX + 200];
 
 		snprintf(cmd, sizeof(cmd), "diff -u %s %s | head -40 | sed 's/^/# /'", gpath, path);
@@ -108,6 +110,7 @@ static void check_golden(const char *out, const char *name, const char *what)
 	}
 	free(got);
 	free(want);
+	EXPECT_TRUE(same) TH_LOG("%s differs from %s", out, gpath);
 }
 
 /* A USER_STACK with the given IPs. */
@@ -231,53 +234,129 @@ static int build_elf_capture(const char *path, int bad_id)
 	return dw_capture_close(&w);
 }
 
-int main(void)
+/* Run @fmt in the test directory with %s the dunwind binary; its exit status. */
+static int dw(const char *fmt)
 {
-	char cap[PATH_MAX + 32], path[PATH_MAX + 64];
-	const char *dunwind = getenv("DUNWIND") ? getenv("DUNWIND") : "../out/dunwind";
+	return sh(fmt, bin);
+}
+
+/* The text of dir/@name, or NULL; free() it. */
+static char *out_text(const char *name)
+{
+	char path[PATH_MAX + 64];
 	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return read_file(path, &len);
+}
+
+static int elf_ok;		/* elf.data and elf-other.data were built */
+
+#define NEED(tool, why) do {						\
+	if (!have(tool))						\
+		SKIP(return, "%s is not installed%s", tool, why);	\
+} while (0)
+
+TEST(script_exits_0)
+{
+	EXPECT_EQ(0, dw("%s script -i capture >script.out 2>script.err"));
+}
+
+TEST(script_matches_golden)
+{
+	ASSERT_EQ(0, dw("%s script -i capture >script.out 2>script.err"));
+	expect_golden(_metadata, "script.out", "script.txt");
+}
+
+TEST(report_exits_0)
+{
+	EXPECT_EQ(0, dw("%s report -i capture >report.out 2>report.err"));
+}
+
+TEST(report_matches_golden)
+{
+	ASSERT_EQ(0, dw("%s report -i capture >report.out 2>report.err"));
+	expect_golden(_metadata, "report.out", "report.txt");
+}
+
+TEST(report_sort_total_comm_exits_0)
+{
+	EXPECT_EQ(0, dw("%s report -i capture --sort total --no-tree --comm worker "
+			">report-worker.out"));
+}
+
+TEST(report_sort_total_comm_matches_golden)
+{
+	ASSERT_EQ(0, dw("%s report -i capture --sort total --no-tree --comm worker "
+			">report-worker.out"));
+	expect_golden(_metadata, "report-worker.out", "report-worker.txt");
+}
+
+TEST(report_folded_exits_0)
+{
+	EXPECT_EQ(0, dw("%s report -i capture --folded >folded.out"));
+}
+
+TEST(report_folded_matches_golden)
+{
+	ASSERT_EQ(0, dw("%s report -i capture --folded >folded.out"));
+	expect_golden(_metadata, "folded.out", "folded.txt");
+}
+
+TEST(report_tid_folded_exits_0)
+{
+	EXPECT_EQ(0, dw("%s report -i capture --tid 4194402 --folded >folded-tid.out"));
+}
+
+TEST(report_tid_folded_matches_golden)
+{
+	ASSERT_EQ(0, dw("%s report -i capture --tid 4194402 --folded >folded-tid.out"));
+	expect_golden(_metadata, "folded-tid.out", "folded-tid.txt");
+}
+
+TEST(report_pid_of_another_process_has_no_stacks)
+{
 	char *text;
-	int rc;
 
-	if (!realpath(dunwind, bin) || !realpath("tests/golden", golden) || !mkdtemp(dir)) {
-		printf("not ok 1 - setup: dunwind binary, tests/golden and a temp dir\n");
-		return 1;
-	}
-	snprintf(cap, sizeof(cap), "%s/capture", dir);
-	snprintf(perfmap, sizeof(perfmap), "/tmp/perf-%u.map", G);
-	write_text(perfmap, "7f0000001000 100 leaf\n7f0000002000 100 c\n7f0000003000 100 b\n"
-			    "7f0000004000 100 a\n7f0000005000 100 main\n"
-			    "7f0000006000 100 callee_end\n"
-			    "7f0000006100 100 next_fn\n");
-	ok(build_capture(cap) == 0, "build a synthetic capture with a kernel symbol snapshot");
+	EXPECT_EQ(0, dw("%s report -i capture --pid 1 --folded >folded-pid.out "
+			"2>folded-pid.err"));
+	text = out_text("folded-pid.out");
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("", text);
+	free(text);
+}
 
-	rc = sh("%s script -i capture >script.out 2>script.err", bin);
-	ok(rc == 0, "script exits 0");
-	check_golden("script.out", "script.txt", "script");
-	rc = sh("%s report -i capture >report.out 2>report.err", bin);
-	ok(rc == 0, "report exits 0");
-	check_golden("report.out", "report.txt", "report");
-	rc = sh("%s report -i capture --sort total --no-tree --comm worker "
-		">report-worker.out", bin);
-	ok(rc == 0, "report --sort total --comm exits 0");
-	check_golden("report-worker.out", "report-worker.txt", "report --sort total --comm");
-	rc = sh("%s report -i capture --folded >folded.out", bin);
-	ok(rc == 0, "report --folded exits 0");
-	check_golden("folded.out", "folded.txt", "report --folded");
-	rc = sh("%s report -i capture --tid 4194402 --folded >folded-tid.out", bin);
-	check_golden("folded-tid.out", "folded-tid.txt", "report --tid --folded");
-	rc = sh("%s report -i capture --pid 1 --folded >folded-pid.out 2>folded-pid.err", bin);
-	text = read_file(strcat(strcpy(path, dir), "/folded-pid.out"), &len);
-	ok(rc == 0 && text && len == 0, "report --pid of another process: no stacks");
+TEST(report_pid_of_another_process_says_all_were_filtered)
+{
+	char *text;
+
+	dw("%s report -i capture --pid 1 --folded >folded-pid.out 2>folded-pid.err");
+	text = out_text("folded-pid.err");
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "0 samples (15 filtered out)")) TH_LOG("%s", text);
 	free(text);
-	text = read_file(strcat(strcpy(path, dir), "/folded-pid.err"), &len);
-	ok(text && strstr(text, "0 samples (15 filtered out)"), "... and says all were filtered");
-	free(text);
-	rc = sh("%s report -i capture --format speedscope -o speedscope.json 2>/dev/null", bin);
-	ok(rc == 0, "report --format speedscope exits 0");
-	check_golden("speedscope.json", "speedscope.json", "speedscope");
-	if (have("python3")) {
-		rc = sh("python3 -c 'import json,sys\n"
+}
+
+TEST(speedscope_exits_0)
+{
+	EXPECT_EQ(0, dw("%s report -i capture --format speedscope -o speedscope.json "
+			"2>/dev/null"));
+}
+
+TEST(speedscope_matches_golden)
+{
+	ASSERT_EQ(0, dw("%s report -i capture --format speedscope -o speedscope.json "
+			"2>/dev/null"));
+	expect_golden(_metadata, "speedscope.json", "speedscope.json");
+}
+
+/* Schema, frames, one sampled profile per thread, weights add up, stacks root first. */
+TEST(speedscope_json_is_valid)
+{
+	NEED("python3", "");
+	ASSERT_EQ(0, dw("%s report -i capture --format speedscope -o speedscope.json "
+			"2>/dev/null"));
+	EXPECT_EQ(0, sh("python3 -c 'import json,sys\n"
 			"d=json.load(open(\"speedscope.json\"))\n"
 			"assert d[\"$schema\"]==\"https://www.speedscope.app/"
 			"file-format-schema.json\"\n"
@@ -294,118 +373,253 @@ int main(void)
 			"  assert all(fr[s[-1]][\"name\"] in "
 			"(\"leaf\",\"dunwind_handler\",\"next_fn\") or "
 			"fr[s[-1]][\"name\"].startswith(\"[\") for s in p[\"samples\"] if s)\n"
-			"' %s", "");
-		ok(rc == 0, "speedscope JSON: schema, frames, one sampled profile per thread, "
-		   "weights add up, stacks root first");
-	} else {
-		tap_skip("speedscope JSON validates", "python3 is not installed");
-	}
+			"' %s", ""));
+}
 
-	rc = sh("%s report -i capture --format pprof -o profile.pb.gz 2>/dev/null", bin);
-	text = read_file(strcat(strcpy(path, dir), "/profile.pb.gz"), &len);
-	ok(rc == 0 && text && len > 18 && (unsigned char)text[0] == 0x1f &&
-	   (unsigned char)text[1] == 0x8b, "report --format pprof writes a gzip file");
+TEST(pprof_writes_a_gzip_file)
+{
+	char path[PATH_MAX + 64];
+	size_t len;
+	char *text;
+
+	ASSERT_EQ(0, dw("%s report -i capture --format pprof -o profile.pb.gz 2>/dev/null"));
+	snprintf(path, sizeof(path), "%s/profile.pb.gz", dir);
+	text = read_file(path, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_LT(18, len);
+	EXPECT_EQ(0x1f, (unsigned char)text[0]);
+	EXPECT_EQ(0x8b, (unsigned char)text[1]);
 	free(text);
-	if (have("protoc")) {
-		char proto[PATH_MAX];
+}
 
-		if (!realpath("output/profile.proto", proto))
-			strcpy(proto, "output/profile.proto");
-		snprintf(path, sizeof(path), "gzip -dc profile.pb.gz | protoc -I%.*s "
-			 "--decode perftools.profiles.Profile %s >pprof.out 2>pprof.err",
-			 (int)(strrchr(proto, '/') - proto), proto, strrchr(proto, '/') + 1);
-		rc = sh("%s", path);
-		ok(rc == 0, "protoc decodes the pprof file as perftools.profiles.Profile");
-		check_golden("pprof.out", "pprof.txt", "pprof decoding");
-	} else {
-		tap_skip("protoc decodes the pprof file", "protoc is not installed "
-			 "(Debian: protobuf-compiler)");
-	}
+/* protoc --decode of the pprof file, into dir/pprof.out. */
+static int decode_pprof(void)
+{
+	char proto[PATH_MAX], cmd[2 * PATH_MAX];
 
-	rc = sh("%s flamegraph -i capture -o flame.svg --title 'a <test> & more' 2>/dev/null", bin);
-	ok(rc == 0, "flamegraph exits 0");
-	text = read_file(strcat(strcpy(path, dir), "/flame.svg"), &len);
-	ok(text && strstr(text, "data-name=\"leaf\"") && strstr(text, "data-name=\"main\"") &&
-	   strstr(text, "[truncated: max-depth]") && strstr(text, "function zoom(") &&
-	   strstr(text, "function search(") && strstr(text, "a &lt;test&gt; &amp; more"),
-	   "the SVG holds the frames, the marker, the zoom and search script, escaped text");
-	ok(text && !strstr(text, "href") && !strstr(text, "url(") && !strstr(text, "@import") &&
-	   !strstr(text, "<script src") && !strstr(text, "<image"),
-	   "the SVG loads nothing from outside (no href, url(), @import, script src, image)");
+	if (dw("%s report -i capture --format pprof -o profile.pb.gz 2>/dev/null"))
+		return -1;
+	if (!realpath("output/profile.proto", proto))
+		strcpy(proto, "output/profile.proto");
+	snprintf(cmd, sizeof(cmd), "gzip -dc profile.pb.gz | protoc -I%.*s "
+		 "--decode perftools.profiles.Profile %s >pprof.out 2>pprof.err",
+		 (int)(strrchr(proto, '/') - proto), proto, strrchr(proto, '/') + 1);
+	return sh("%s", cmd);
+}
+
+TEST(protoc_decodes_the_pprof_file_as_a_profile)
+{
+	NEED("protoc", " (Debian: protobuf-compiler)");
+	EXPECT_EQ(0, decode_pprof());
+}
+
+TEST(pprof_decoding_matches_golden)
+{
+	NEED("protoc", " (Debian: protobuf-compiler)");
+	ASSERT_EQ(0, decode_pprof());
+	expect_golden(_metadata, "pprof.out", "pprof.txt");
+}
+
+#define FLAME "%s flamegraph -i capture -o flame.svg --title 'a <test> & more' 2>/dev/null"
+
+TEST(flamegraph_exits_0)
+{
+	EXPECT_EQ(0, dw(FLAME));
+}
+
+TEST(the_svg_holds_the_frames_the_marker_the_script_and_escaped_text)
+{
+	char *text;
+
+	ASSERT_EQ(0, dw(FLAME));
+	text = out_text("flame.svg");
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "data-name=\"leaf\""));
+	EXPECT_NE(NULL, strstr(text, "data-name=\"main\""));
+	EXPECT_NE(NULL, strstr(text, "[truncated: max-depth]"));
+	EXPECT_NE(NULL, strstr(text, "function zoom("));
+	EXPECT_NE(NULL, strstr(text, "function search("));
+	EXPECT_NE(NULL, strstr(text, "a &lt;test&gt; &amp; more"));
 	free(text);
-	if (have("xmllint")) {
-		rc = sh("xmllint --noout flame.svg 2>xmllint.err%s", "");
-		ok(rc == 0, "the SVG is well-formed XML (xmllint)");
-	} else {
-		tap_skip("the SVG is well-formed XML", "xmllint is not installed "
-			 "(Debian: libxml2-utils)");
-	}
-	if (have("rsvg-convert")) {
-		struct stat sb;
+}
 
-		rc = sh("rsvg-convert -o flame.png flame.svg 2>rsvg.err%s", "");
-		snprintf(path, sizeof(path), "%s/flame.png", dir);
-		ok(rc == 0 && !stat(path, &sb) && sb.st_size > 1000,
-		   "the SVG renders to a PNG (rsvg-convert)");
-		if (getenv("DW_KEEP_PNG"))
-			sh("cp flame.png %s", getenv("DW_KEEP_PNG"));
-	} else {
-		tap_skip("the SVG renders", "rsvg-convert is not installed (Debian: librsvg2-bin)");
-	}
+TEST(the_svg_loads_nothing_from_outside)
+{
+	char *text;
 
-	/* Symbols from an ELF file with DWARF, through MMAP records */
-	if (!build_elf_capture(strcat(strcpy(path, dir), "/elf.data"), 0)) {
-		rc = sh("%s report -i elf.data --folded >elf-folded.out 2>/dev/null", bin);
-		text = read_file(strcat(strcpy(path, dir), "/elf-folded.out"), &len);
-		ok(rc == 0 && text &&
-		   !strcmp(text, "elfproc;dw_report_test_mid;dw_report_test_leaf 3\n"),
-		   "ELF symbols in folded stacks, the return address adjusted into its call");
-		if (text && strcmp(text, "elfproc;dw_report_test_mid;dw_report_test_leaf 3\n"))
-			printf("# got: %s", text);
-		free(text);
-		rc = sh("%s report -i elf.data --inline --no-tree >elf-report.out 2>/dev/null",
-			bin);
-		text = read_file(strcat(strcpy(path, dir), "/elf-report.out"), &len);
-		ok(rc == 0 && text &&
-		   strstr(text, "100.00%  100.00%        3  dw_report_test_leaf ["),
-		   "report --inline: the leaf has 100%% self");
-		free(text);
-		rc = sh("%s report -i elf.data --format pprof -o elf.pb.gz 2>/dev/null && "
-			"gzip -dc elf.pb.gz | grep -a -q report_test.c", bin);
-		ok(rc == 0, "pprof names the source file from DWARF");
-		rc = sh("%s flamegraph -i elf.data -o elf.svg 2>/dev/null && "
-			"grep -q 'data-name=\"dw_report_test_mid\"' elf.svg", bin);
-		ok(rc == 0, "the flame graph of ELF symbols");
-		/* The recorded build-id is not this file's: said, and nothing misnamed. */
-		build_elf_capture(strcat(strcpy(path, dir), "/elf.data"), 1);
-		rc = sh("%s report -i elf.data --folded >elf-folded.out 2>elf.err", bin);
-		text = read_file(strcat(strcpy(path, dir), "/elf-folded.out"), &len);
-		ok(rc == 0 && text && !strstr(text, "dw_report_test") &&
-		   strstr(text, "elfproc;[unknown] (report_test+0x") &&
-		   strstr(text, " 3\n"), "a file with another build-id: frames stay "
-		   "[unknown] (file+0xoff)");
-		free(text);
-		text = read_file(strcat(strcpy(path, dir), "/elf.err"), &len);
-		ok(text && strstr(text, "not the recorded file: that had build-id eeeeeeee"),
-		   "a file with another build-id: reported on stderr");
-		free(text);
-	} else {
-		tap_skip("ELF symbols", "this program is not in /proc/self/maps");
-	}
-
-	/* Broken input and usage errors */
-	rc = sh("%s report -i nothing-here 2>err.out", bin);
-	text = read_file(strcat(strcpy(path, dir), "/err.out"), &len);
-	ok(rc == 1 && text && strstr(text, "no such file"), "report of a missing capture: exit 1");
+	ASSERT_EQ(0, dw(FLAME));
+	text = out_text("flame.svg");
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(NULL, strstr(text, "href"));
+	EXPECT_EQ(NULL, strstr(text, "url("));
+	EXPECT_EQ(NULL, strstr(text, "@import"));
+	EXPECT_EQ(NULL, strstr(text, "<script src"));
+	EXPECT_EQ(NULL, strstr(text, "<image"));
 	free(text);
-	ok(sh("%s report -i capture --sort bogus 2>/dev/null", bin) == 2, "--sort bogus: exit 2");
-	ok(sh("%s report -i capture --format xml 2>/dev/null", bin) == 2, "--format xml: exit 2");
-	ok(sh("%s report -i capture -F folded >/dev/null 2>&1", bin) == 0,
-	   "-F, the old name of --format, still works");
-	ok(sh("%s report -i capture --pid x 2>/dev/null", bin) == 2, "--pid x: exit 2");
+}
 
+TEST(the_svg_is_well_formed_xml)
+{
+	NEED("xmllint", " (Debian: libxml2-utils)");
+	ASSERT_EQ(0, dw(FLAME));
+	EXPECT_EQ(0, sh("xmllint --noout flame.svg 2>xmllint.err%s", ""));
+}
+
+TEST(the_svg_renders_to_a_png)
+{
+	char path[PATH_MAX + 64];
+	struct stat sb;
+
+	NEED("rsvg-convert", " (Debian: librsvg2-bin)");
+	ASSERT_EQ(0, dw(FLAME));
+	ASSERT_EQ(0, sh("rsvg-convert -o flame.png flame.svg 2>rsvg.err%s", ""));
+	snprintf(path, sizeof(path), "%s/flame.png", dir);
+	ASSERT_EQ(0, stat(path, &sb));
+	EXPECT_LT(1000, sb.st_size);
+	if (getenv("DW_KEEP_PNG"))
+		sh("cp flame.png %s", getenv("DW_KEEP_PNG"));
+}
+
+/* Symbols from an ELF file with DWARF (this program), through MMAP records. */
+#define NEED_ELF() do {							\
+	if (!elf_ok)							\
+		SKIP(return, "this program is not in /proc/self/maps");	\
+} while (0)
+
+TEST(elf_symbols_in_folded_stacks_with_the_return_address_in_its_call)
+{
+	char *text;
+
+	NEED_ELF();
+	ASSERT_EQ(0, dw("%s report -i elf.data --folded >elf-folded.out 2>/dev/null"));
+	text = out_text("elf-folded.out");
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("elfproc;dw_report_test_mid;dw_report_test_leaf 3\n", text);
+	free(text);
+}
+
+TEST(report_inline_gives_the_leaf_all_the_self_time)
+{
+	char *text;
+
+	NEED_ELF();
+	ASSERT_EQ(0, dw("%s report -i elf.data --inline --no-tree >elf-report.out 2>/dev/null"));
+	text = out_text("elf-report.out");
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "100.00%  100.00%        3  dw_report_test_leaf ["))
+		TH_LOG("%s", text);
+	free(text);
+}
+
+TEST(pprof_names_the_source_file_from_dwarf)
+{
+	NEED_ELF();
+	EXPECT_EQ(0, dw("%s report -i elf.data --format pprof -o elf.pb.gz 2>/dev/null && "
+			"gzip -dc elf.pb.gz | grep -a -q report_test.c"));
+}
+
+TEST(the_flame_graph_of_elf_symbols)
+{
+	NEED_ELF();
+	EXPECT_EQ(0, dw("%s flamegraph -i elf.data -o elf.svg 2>/dev/null && "
+			"grep -q 'data-name=\"dw_report_test_mid\"' elf.svg"));
+}
+
+/* The recorded build-id is not this file's: said, and nothing misnamed. */
+TEST(another_build_id_leaves_frames_unknown_file_plus_offset)
+{
+	char *text;
+
+	NEED_ELF();
+	ASSERT_EQ(0, dw("%s report -i elf-other.data --folded >elf-other.out 2>elf-other.err"));
+	text = out_text("elf-other.out");
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(NULL, strstr(text, "dw_report_test"));
+	EXPECT_NE(NULL, strstr(text, "elfproc;[unknown] (report_test+0x")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, " 3\n"));
+	free(text);
+}
+
+TEST(another_build_id_is_reported_on_stderr)
+{
+	char *text;
+
+	NEED_ELF();
+	dw("%s report -i elf-other.data --folded >elf-other.out 2>elf-other.err");
+	text = out_text("elf-other.err");
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "not the recorded file: that had build-id eeeeeeee"))
+		TH_LOG("%s", text);
+	free(text);
+}
+
+/* Broken input and usage errors. */
+TEST(report_of_a_missing_capture_exits_1_and_says_so)
+{
+	char *text;
+
+	EXPECT_EQ(1, dw("%s report -i nothing-here 2>err.out"));
+	text = out_text("err.out");
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "no such file"));
+	free(text);
+}
+
+TEST(sort_bogus_exits_2)
+{
+	EXPECT_EQ(2, dw("%s report -i capture --sort bogus 2>/dev/null"));
+}
+
+TEST(format_xml_exits_2)
+{
+	EXPECT_EQ(2, dw("%s report -i capture --format xml 2>/dev/null"));
+}
+
+TEST(dash_f_the_old_name_of_format_still_works)
+{
+	EXPECT_EQ(0, dw("%s report -i capture -F folded >/dev/null 2>&1"));
+}
+
+TEST(pid_x_exits_2)
+{
+	EXPECT_EQ(2, dw("%s report -i capture --pid x 2>/dev/null"));
+}
+
+static int made_dir;
+
+/* The harness exits from test_harness_run(): clean up at exit. */
+static void cleanup(void)
+{
 	unlink(perfmap);
-	if (!getenv("DW_KEEP"))
+	if (made_dir && !getenv("DW_KEEP"))
 		sh("rm -rf %s", dir);
-	return tap_done();
+}
+
+/* The captures every test reads, made once; then the tests. */
+int main(int argc, char **argv)
+{
+	char path[PATH_MAX + 64];
+	const char *dunwind = getenv("DUNWIND") ? getenv("DUNWIND") : "../out/dunwind";
+
+	if (!realpath(dunwind, bin) || !realpath("tests/golden", golden) || !mkdtemp(dir)) {
+		printf("Bail out! setup: the dunwind binary, tests/golden and a temp dir\n");
+		return 1;
+	}
+	made_dir = 1;
+	snprintf(perfmap, sizeof(perfmap), "/tmp/perf-%u.map", G);
+	atexit(cleanup);
+	write_text(perfmap, "7f0000001000 100 leaf\n7f0000002000 100 c\n7f0000003000 100 b\n"
+			    "7f0000004000 100 a\n7f0000005000 100 main\n"
+			    "7f0000006000 100 callee_end\n"
+			    "7f0000006100 100 next_fn\n");
+	snprintf(path, sizeof(path), "%s/capture", dir);
+	if (build_capture(path)) {
+		printf("Bail out! could not build the synthetic capture\n");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/elf.data", dir);
+	elf_ok = !build_elf_capture(path, 0);
+	snprintf(path, sizeof(path), "%s/elf-other.data", dir);
+	elf_ok = elf_ok && !build_elf_capture(path, 1);
+	return test_harness_run(argc, argv);
 }
