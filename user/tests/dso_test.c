@@ -219,14 +219,62 @@ static void expect_inline_frame(struct __test_metadata *_metadata, const char *p
 	EXPECT_TRUE(inl_found);
 }
 
+/*
+ * debuginfod: a local HTTP server with buildid/HEX/{debuginfo,executable}
+ * serves prog's; DEBUGINFOD_URLS points at it.  *@server: it runs.
+ */
+static void stop_debuginfod(int *server)
+{
+	char cmd[PATH_MAX + 64];
+
+	unsetenv("DEBUGINFOD_URLS");
+	snprintf(cmd, sizeof(cmd), "kill $(cat %s/server.pid) 2>/dev/null", dir);
+	if (*server && system(cmd))
+		printf("# could not stop the HTTP server\n");
+	*server = 0;
+}
+
+static void start_debuginfod(struct __test_metadata *_metadata, int *server)
+{
+	char cmd[1024], url[64], cache[PATH_MAX + 16];
+	int port = 20000 + getpid() % 20000, i;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p srv/buildid/%s && cp prog.debug "
+		 "srv/buildid/%s/debuginfo && cp prog srv/buildid/%s/executable", hex, hex, hex);
+	ASSERT_EQ(0, sh(cmd));
+	if (system("command -v python3 >/dev/null 2>&1"))
+		SKIP(return, "python3 (for a local HTTP server) is not installed");
+	snprintf(cmd, sizeof(cmd), "cd %s/srv && (python3 -m http.server %d --bind 127.0.0.1 "
+		 ">/dev/null 2>&1 & echo $! >../server.pid)", dir, port);
+	if (system(cmd))
+		SKIP(return, "could not start a local HTTP server");
+	*server = 1;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	setenv("DEBUGINFOD_URLS", url, 1);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_TIMEOUT", "5", 1);
+	/* Wait until the server answers (up to 5 s). */
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import urllib.request as u; "
+		 "u.urlopen(\"%s/buildid/%s/executable\", timeout=1)' >/dev/null 2>&1", url, hex);
+	for (i = 0; i < 50 && system(cmd); i++)
+		usleep(100000);
+	if (!dw_debuginfod_enabled()) {
+		stop_debuginfod(server);
+		SKIP(return, "libdebuginfod.so.1 is not installed (Debian: libdebuginfod1)");
+	}
+}
+
 /* The program, and where its symbols and debug info come from. */
 FIXTURE(symbolised) {
 	char path[PATH_MAX + 64];
+	int server;
 };
 
 FIXTURE_VARIANT(symbolised) {
 	const char *file;
 	int debug_dir;			/* dbg/ as a --debug-dir */
+	int debuginfod;
 };
 
 FIXTURE_VARIANT_ADD(symbolised, unstripped) {
@@ -242,20 +290,29 @@ FIXTURE_VARIANT_ADD(symbolised, stripped_with_build_id_debug_dir) {
 	.debug_dir = 1,
 };
 
+FIXTURE_VARIANT_ADD(symbolised, stripped_with_debuginfod) {
+	.file = "prog.nolink",
+	.debuginfod = 1,
+};
+
 FIXTURE_SETUP(symbolised)
 {
 	char dbg[PATH_MAX + 8];
 
+	self->server = 0;
 	NEED_BUILT();
 	snprintf(self->path, sizeof(self->path), "%s/%s", dir, variant->file);
 	snprintf(dbg, sizeof(dbg), "%s/dbg", dir);
 	if (variant->debug_dir)
 		ASSERT_EQ(0, dw_dso_set_debug_dirs(dbg));
+	if (variant->debuginfod)
+		start_debuginfod(_metadata, &self->server);
 }
 
 FIXTURE_TEARDOWN(symbolised)
 {
 	dw_dso_cache_free();
+	stop_debuginfod(&self->server);
 }
 
 TEST_F(symbolised, outers_first_byte_is_named_outer)
@@ -273,80 +330,24 @@ TEST_F(symbolised, an_address_in_outer_is_inl_inlined_at_line_11)
 	expect_inline_frame(_metadata, self->path);
 }
 
-/* debuginfod: a local HTTP server with buildid/HEX/{debuginfo,executable}. */
-FIXTURE(debuginfod) {
-	char path[PATH_MAX + 64];
-	int server;
-};
-
-FIXTURE_SETUP(debuginfod)
-{
-	char cmd[1024], url[64], cache[PATH_MAX + 16];
-	int port = 20000 + getpid() % 20000, i;
-
-	self->server = 0;
-	NEED_BUILT();
-	snprintf(self->path, sizeof(self->path), "%s/prog.nolink", dir);
-	snprintf(cmd, sizeof(cmd), "mkdir -p srv/buildid/%s && cp prog.debug "
-		 "srv/buildid/%s/debuginfo && cp prog srv/buildid/%s/executable", hex, hex, hex);
-	ASSERT_EQ(0, sh(cmd));
-	if (system("command -v python3 >/dev/null 2>&1"))
-		SKIP(return, "python3 (for a local HTTP server) is not installed");
-	snprintf(cmd, sizeof(cmd), "cd %s/srv && (python3 -m http.server %d --bind 127.0.0.1 "
-		 ">/dev/null 2>&1 & echo $! >../server.pid)", dir, port);
-	if (system(cmd))
-		SKIP(return, "could not start a local HTTP server");
-	self->server = 1;
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
-	snprintf(cache, sizeof(cache), "%s/cache", dir);
-	setenv("DEBUGINFOD_URLS", url, 1);
-	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
-	setenv("DEBUGINFOD_TIMEOUT", "5", 1);
-	/* Wait until the server answers (up to 5 s). */
-	snprintf(cmd, sizeof(cmd), "python3 -c 'import urllib.request as u; "
-		 "u.urlopen(\"%s/buildid/%s/executable\", timeout=1)' >/dev/null 2>&1", url, hex);
-	for (i = 0; i < 50 && system(cmd); i++)
-		usleep(100000);
-	if (!dw_debuginfod_enabled())
-		SKIP(return, "libdebuginfod.so.1 is not installed (Debian: libdebuginfod1)");
-}
-
-FIXTURE_TEARDOWN(debuginfod)
-{
-	char cmd[PATH_MAX + 64];
-
-	dw_dso_cache_free();
-	unsetenv("DEBUGINFOD_URLS");
-	snprintf(cmd, sizeof(cmd), "kill $(cat %s/server.pid) 2>/dev/null", dir);
-	if (self->server && system(cmd))
-		printf("# could not stop the HTTP server\n");
-}
-
-TEST_F(debuginfod, stripped_outers_first_byte_is_named_outer)
-{
-	expect_outer_symbol(_metadata, self->path);
-}
-
-TEST_F(debuginfod, stripped_dwarf_puts_it_in_outer_at_prog_c_lines_9_to_11)
-{
-	expect_outer_line(_metadata, self->path);
-}
-
-TEST_F(debuginfod, stripped_an_address_in_outer_is_inl_inlined_at_line_11)
-{
-	expect_inline_frame(_metadata, self->path);
-}
-
 /* The mapped file is gone: the recorded executable comes from debuginfod. */
-TEST_F(debuginfod, a_missing_file_is_fetched_by_its_build_id)
+TEST(a_missing_file_is_fetched_from_debuginfod_by_its_build_id)
 {
-	struct dw_dso *d = dw_dso_get("/nonexistent/prog", id, 20);
 	struct dw_symres r;
+	struct dw_dso *d;
+	int server = 0;
 
+	NEED_BUILT();
+	start_debuginfod(_metadata, &server);
+	if (!server)
+		return;
+	d = dw_dso_get("/nonexistent/prog", id, 20);
 	ASSERT_NE(NULL, d);
 	EXPECT_FALSE(dw_dso_stale(d));
 	ASSERT_EQ(0, dw_dso_resolve(d, outer + 1, 0, &r));
 	EXPECT_STREQ("outer", r.name);
+	dw_dso_cache_free();
+	stop_debuginfod(&server);
 }
 
 TEST(a_stripped_file_keeps_its_gnu_build_id)
@@ -425,43 +426,46 @@ TEST(a_plt_stub_is_named_func_at_plt)
 }
 
 /* The recorded build-id is another: stale, nothing named, not misattributed. */
-TEST(a_file_whose_build_id_is_not_the_recorded_one_is_stale_and_names_nothing)
-{
+FIXTURE(other_id) {
 	char path[PATH_MAX + 64];
 	unsigned char wrong[20];
-	struct dw_symres r;
-	struct dw_dso *d;
+};
 
+FIXTURE_SETUP(other_id)
+{
 	NEED_BUILT();
-	snprintf(path, sizeof(path), "%s/prog", dir);
-	memset(wrong, 0xee, sizeof(wrong));
+	snprintf(self->path, sizeof(self->path), "%s/prog", dir);
+	memset(self->wrong, 0xee, sizeof(self->wrong));
 	dw_dso_set_quiet(1);
-	d = dw_dso_get(path, wrong, sizeof(wrong));
+}
+
+FIXTURE_TEARDOWN(other_id)
+{
+	dw_dso_cache_free();
+}
+
+TEST_F(other_id, a_file_whose_build_id_is_not_the_recorded_one_is_stale_names_nothing)
+{
+	struct dw_dso *d = dw_dso_get(self->path, self->wrong, sizeof(self->wrong));
+	struct dw_symres r;
+
 	ASSERT_NE(NULL, d);
 	EXPECT_TRUE(dw_dso_stale(d));
 	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, outer, DW_DSO_SRC, &r));
 	EXPECT_EQ(NULL, r.name);
-	dw_dso_cache_free();
 }
 
-TEST(the_same_file_without_a_recorded_build_id_is_used)
+TEST_F(other_id, the_same_file_without_a_recorded_build_id_is_used)
 {
-	char path[PATH_MAX + 64];
-	unsigned char wrong[20];
 	struct dw_symres r;
 	struct dw_dso *d;
 
-	NEED_BUILT();
-	snprintf(path, sizeof(path), "%s/prog", dir);
-	memset(wrong, 0xee, sizeof(wrong));
-	dw_dso_set_quiet(1);
-	dw_dso_get(path, wrong, sizeof(wrong));
-	d = dw_dso_get(path, NULL, 0);
+	dw_dso_get(self->path, self->wrong, sizeof(self->wrong));
+	d = dw_dso_get(self->path, NULL, 0);
 	ASSERT_NE(NULL, d);
 	EXPECT_FALSE(dw_dso_stale(d));
 	ASSERT_EQ(0, dw_dso_resolve(d, outer + 1, 0, &r));
 	EXPECT_EQ(1, r.off);
-	dw_dso_cache_free();
 }
 
 TEST(a_missing_file_resolves_nothing_without_error)

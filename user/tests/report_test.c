@@ -250,6 +250,17 @@ static char *out_text(const char *name)
 	return read_file(path, &len);
 }
 
+/* Run @cmd, which must exit 0, and the text it left in dir/@name; free() it. */
+static char *output_of(struct __test_metadata *_metadata, const char *cmd, const char *name)
+{
+	char *text;
+
+	ASSERT_EQ(0, dw(cmd));
+	text = out_text(name);
+	ASSERT_NE(NULL, text);
+	return text;
+}
+
 static int elf_ok;		/* elf.data and elf-other.data were built */
 
 #define NEED(tool, why) do {						\
@@ -257,71 +268,54 @@ static int elf_ok;		/* elf.data and elf-other.data were built */
 		SKIP(return, "%s is not installed%s", tool, why);	\
 } while (0)
 
-TEST(script_exits_0)
+/* An output of the synthetic capture and its file in tests/golden. */
+FIXTURE(output) {
+};
+
+FIXTURE_VARIANT(output) {
+	const char *cmd;		/* %s: the dunwind binary */
+	const char *out, *golden;
+};
+
+#define GOLDEN(_name, _cmd, _out, _golden) \
+	FIXTURE_VARIANT_ADD(output, _name) { .cmd = _cmd, .out = _out, .golden = _golden }
+
+GOLDEN(script, "%s script -i capture >script.out 2>script.err", "script.out", "script.txt");
+GOLDEN(report, "%s report -i capture >report.out 2>report.err", "report.out", "report.txt");
+GOLDEN(report_sort_total_comm,
+       "%s report -i capture --sort total --no-tree --comm worker >report-worker.out",
+       "report-worker.out", "report-worker.txt");
+GOLDEN(report_folded, "%s report -i capture --folded >folded.out", "folded.out", "folded.txt");
+GOLDEN(report_tid_folded, "%s report -i capture --tid 4194402 --folded >folded-tid.out",
+       "folded-tid.out", "folded-tid.txt");
+GOLDEN(speedscope, "%s report -i capture --format speedscope -o speedscope.json 2>/dev/null",
+       "speedscope.json", "speedscope.json");
+
+FIXTURE_SETUP(output)
 {
-	EXPECT_EQ(0, dw("%s script -i capture >script.out 2>script.err"));
 }
 
-TEST(script_matches_golden)
+FIXTURE_TEARDOWN(output)
 {
-	ASSERT_EQ(0, dw("%s script -i capture >script.out 2>script.err"));
-	expect_golden(_metadata, "script.out", "script.txt");
 }
 
-TEST(report_exits_0)
+TEST_F(output, exits_0)
 {
-	EXPECT_EQ(0, dw("%s report -i capture >report.out 2>report.err"));
+	EXPECT_EQ(0, dw(variant->cmd));
 }
 
-TEST(report_matches_golden)
+TEST_F(output, matches_its_golden_file)
 {
-	ASSERT_EQ(0, dw("%s report -i capture >report.out 2>report.err"));
-	expect_golden(_metadata, "report.out", "report.txt");
-}
-
-TEST(report_sort_total_comm_exits_0)
-{
-	EXPECT_EQ(0, dw("%s report -i capture --sort total --no-tree --comm worker "
-			">report-worker.out"));
-}
-
-TEST(report_sort_total_comm_matches_golden)
-{
-	ASSERT_EQ(0, dw("%s report -i capture --sort total --no-tree --comm worker "
-			">report-worker.out"));
-	expect_golden(_metadata, "report-worker.out", "report-worker.txt");
-}
-
-TEST(report_folded_exits_0)
-{
-	EXPECT_EQ(0, dw("%s report -i capture --folded >folded.out"));
-}
-
-TEST(report_folded_matches_golden)
-{
-	ASSERT_EQ(0, dw("%s report -i capture --folded >folded.out"));
-	expect_golden(_metadata, "folded.out", "folded.txt");
-}
-
-TEST(report_tid_folded_exits_0)
-{
-	EXPECT_EQ(0, dw("%s report -i capture --tid 4194402 --folded >folded-tid.out"));
-}
-
-TEST(report_tid_folded_matches_golden)
-{
-	ASSERT_EQ(0, dw("%s report -i capture --tid 4194402 --folded >folded-tid.out"));
-	expect_golden(_metadata, "folded-tid.out", "folded-tid.txt");
+	ASSERT_EQ(0, dw(variant->cmd));
+	expect_golden(_metadata, variant->out, variant->golden);
 }
 
 TEST(report_pid_of_another_process_has_no_stacks)
 {
 	char *text;
 
-	EXPECT_EQ(0, dw("%s report -i capture --pid 1 --folded >folded-pid.out "
-			"2>folded-pid.err"));
-	text = out_text("folded-pid.out");
-	ASSERT_NE(NULL, text);
+	text = output_of(_metadata, "%s report -i capture --pid 1 --folded >folded-pid.out "
+			 "2>folded-pid.err", "folded-pid.out");
 	EXPECT_STREQ("", text);
 	free(text);
 }
@@ -335,19 +329,6 @@ TEST(report_pid_of_another_process_says_all_were_filtered)
 	ASSERT_NE(NULL, text);
 	EXPECT_NE(NULL, strstr(text, "0 samples (15 filtered out)")) TH_LOG("%s", text);
 	free(text);
-}
-
-TEST(speedscope_exits_0)
-{
-	EXPECT_EQ(0, dw("%s report -i capture --format speedscope -o speedscope.json "
-			"2>/dev/null"));
-}
-
-TEST(speedscope_matches_golden)
-{
-	ASSERT_EQ(0, dw("%s report -i capture --format speedscope -o speedscope.json "
-			"2>/dev/null"));
-	expect_golden(_metadata, "speedscope.json", "speedscope.json");
 }
 
 /* Schema, frames, one sampled profile per thread, weights add up, stacks root first. */
@@ -427,35 +408,49 @@ TEST(flamegraph_exits_0)
 	EXPECT_EQ(0, dw(FLAME));
 }
 
-TEST(the_svg_holds_the_frames_the_marker_the_script_and_escaped_text)
-{
+/* The flame graph of the synthetic capture, as text. */
+FIXTURE(svg) {
 	char *text;
+};
 
+FIXTURE_SETUP(svg)
+{
+	self->text = NULL;
 	ASSERT_EQ(0, dw(FLAME));
-	text = out_text("flame.svg");
-	ASSERT_NE(NULL, text);
-	EXPECT_NE(NULL, strstr(text, "data-name=\"leaf\""));
-	EXPECT_NE(NULL, strstr(text, "data-name=\"main\""));
-	EXPECT_NE(NULL, strstr(text, "[truncated: max-depth]"));
-	EXPECT_NE(NULL, strstr(text, "function zoom("));
-	EXPECT_NE(NULL, strstr(text, "function search("));
-	EXPECT_NE(NULL, strstr(text, "a &lt;test&gt; &amp; more"));
-	free(text);
+	self->text = out_text("flame.svg");
+	ASSERT_NE(NULL, self->text);
 }
 
-TEST(the_svg_loads_nothing_from_outside)
+FIXTURE_TEARDOWN(svg)
 {
-	char *text;
+	free(self->text);
+}
 
-	ASSERT_EQ(0, dw(FLAME));
-	text = out_text("flame.svg");
-	ASSERT_NE(NULL, text);
-	EXPECT_EQ(NULL, strstr(text, "href"));
-	EXPECT_EQ(NULL, strstr(text, "url("));
-	EXPECT_EQ(NULL, strstr(text, "@import"));
-	EXPECT_EQ(NULL, strstr(text, "<script src"));
-	EXPECT_EQ(NULL, strstr(text, "<image"));
-	free(text);
+TEST_F(svg, holds_the_frames_the_marker_the_script_and_escaped_text)
+{
+	static const char *const want[] = {
+		"data-name=\"leaf\"", "data-name=\"main\"", "[truncated: max-depth]",
+		"function zoom(", "function search(", "a &lt;test&gt; &amp; more",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *w = want[i];
+
+		EXPECT_NE(NULL, strstr(self->text, w)) TH_LOG("not in the SVG: %s", w);
+	}
+}
+
+TEST_F(svg, loads_nothing_from_outside)
+{
+	static const char *const never[] = { "href", "url(", "@import", "<script src", "<image" };
+	size_t i;
+
+	for (i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
+		const char *w = never[i];
+
+		EXPECT_EQ(NULL, strstr(self->text, w)) TH_LOG("in the SVG: %s", w);
+	}
 }
 
 TEST(the_svg_is_well_formed_xml)
@@ -491,9 +486,8 @@ TEST(elf_symbols_in_folded_stacks_with_the_return_address_in_its_call)
 	char *text;
 
 	NEED_ELF();
-	ASSERT_EQ(0, dw("%s report -i elf.data --folded >elf-folded.out 2>/dev/null"));
-	text = out_text("elf-folded.out");
-	ASSERT_NE(NULL, text);
+	text = output_of(_metadata, "%s report -i elf.data --folded >elf-folded.out 2>/dev/null",
+			 "elf-folded.out");
 	EXPECT_STREQ("elfproc;dw_report_test_mid;dw_report_test_leaf 3\n", text);
 	free(text);
 }
@@ -503,9 +497,8 @@ TEST(report_inline_gives_the_leaf_all_the_self_time)
 	char *text;
 
 	NEED_ELF();
-	ASSERT_EQ(0, dw("%s report -i elf.data --inline --no-tree >elf-report.out 2>/dev/null"));
-	text = out_text("elf-report.out");
-	ASSERT_NE(NULL, text);
+	text = output_of(_metadata, "%s report -i elf.data --inline --no-tree >elf-report.out "
+			 "2>/dev/null", "elf-report.out");
 	EXPECT_NE(NULL, strstr(text, "100.00%  100.00%        3  dw_report_test_leaf ["))
 		TH_LOG("%s", text);
 	free(text);
@@ -531,9 +524,8 @@ TEST(another_build_id_leaves_frames_unknown_file_plus_offset)
 	char *text;
 
 	NEED_ELF();
-	ASSERT_EQ(0, dw("%s report -i elf-other.data --folded >elf-other.out 2>elf-other.err"));
-	text = out_text("elf-other.out");
-	ASSERT_NE(NULL, text);
+	text = output_of(_metadata, "%s report -i elf-other.data --folded >elf-other.out "
+			 "2>elf-other.err", "elf-other.out");
 	EXPECT_EQ(NULL, strstr(text, "dw_report_test"));
 	EXPECT_NE(NULL, strstr(text, "elfproc;[unknown] (report_test+0x")) TH_LOG("%s", text);
 	EXPECT_NE(NULL, strstr(text, " 3\n"));
