@@ -185,7 +185,7 @@ int dunwind_events_init(void)
 	for_each_kernel_tracepoint(dunwind_events_find, NULL);
 	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++) {
 		if (!dunwind_tracepoints[i].tp) {
-			pr_err("dunwind: tracepoint %s not found\n", dunwind_tracepoints[i].name);
+			pr_err("tracepoint %s not found\n", dunwind_tracepoints[i].name);
 			return -ENOENT;
 		}
 	}

@@ -57,7 +57,7 @@ int dunwind_offcpu_init(void)
 
 	for_each_kernel_tracepoint(dunwind_offcpu_find, NULL);
 	if (!dunwind_switch_tp) {
-		pr_err("dunwind: tracepoint sched_switch not found\n");
+		pr_err("tracepoint sched_switch not found\n");
 		return -ENOENT;
 	}
 	/* "__traceiter_sched_switch+0x0/0x5a": its start and size. */

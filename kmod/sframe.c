@@ -212,7 +212,7 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 		return;		/* dying: no verdict, nothing cached worth keeping */
 	if (ret) {
 		m->state = DUNWIND_SMAP_BAD;
-		pr_warn_ratelimited("dunwind: pid %d: unusable .sframe at %#lx (error %d): walking that code with frame pointers\n",
+		pr_warn_ratelimited("pid %d: unusable .sframe at %#lx (error %d): walking that code with frame pointers\n",
 				    task_tgid_nr(current), sec, ret);
 		return;
 	}
