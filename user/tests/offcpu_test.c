@@ -207,7 +207,7 @@ TEST_F(offcpu, flamegraph_draws_off_cpu_in_blue)
  */
 TEST_F(offcpu, perf_data_has_an_offcpu_time_event)
 {
-	char pd[160], arg[200];
+	char pd[176], arg[200];
 	unsigned char buf[1 << 16];
 	unsigned long long attr_size, attrs_size;
 	size_t n, i, found = 0;
@@ -220,6 +220,8 @@ TEST_F(offcpu, perf_data_has_an_offcpu_time_event)
 	ASSERT_NE(NULL, f);
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
+	unlink(pd);
+	strcat(pd, ".kallsyms");	/* written beside it */
 	unlink(pd);
 	ASSERT_LT(104, n);
 	memcpy(&attr_size, buf + 16, 8);
