@@ -10,58 +10,41 @@
 
 #include "analyze/calltree.h"
 #include "util/array.h"
+#include "util/htab.h"
 
 #define DW_TREE_MAX_DEPTH	4096
 
-struct child_ht {
-	uint32_t *slot;			/* node index + 1 */
-	size_t cap;
+struct child_key {
+	uint32_t parent, func;
 };
 
 static uint64_t key_hash(uint32_t parent, uint32_t func)
 {
-	uint64_t h = ((uint64_t)parent << 32 | func) * 0x9e3779b97f4a7c15ULL;
+	struct child_key k = { parent, func };
 
-	return h ^ (h >> 29);
+	return dw_hash_bytes(&k, sizeof(k), DW_HASH_INIT);
 }
 
-static int ht_grow(struct child_ht *h, const struct dw_tree *t)
+static int child_eq(const void *ctx, uint32_t id, const void *key)
 {
-	size_t ncap = h->cap ? h->cap * 2 : 4096, i, j;
-	uint32_t *ns = calloc(ncap, sizeof(*ns));
+	const struct dw_tree_node *n = &((const struct dw_tree *)ctx)->nodes[id];
+	const struct child_key *k = key;
 
-	if (!ns)
-		return -ENOMEM;
-	for (i = 0; i < h->cap; i++) {
-		const struct dw_tree_node *n;
-
-		if (!h->slot[i])
-			continue;
-		n = &t->nodes[h->slot[i] - 1];
-		for (j = key_hash(n->parent, n->func) & (ncap - 1); ns[j]; j = (j + 1) & (ncap - 1))
-			;
-		ns[j] = h->slot[i];
-	}
-	free(h->slot);
-	h->slot = ns;
-	h->cap = ncap;
-	return 0;
+	return n->parent == k->parent && n->func == k->func;
 }
 
 /* The child of @parent (index + 1, 0: root level) for @func; created if new. */
-static long child(struct dw_tree *t, struct child_ht *h, uint32_t parent, uint32_t func)
+static long child(struct dw_tree *t, struct dw_htab *h, uint32_t parent, uint32_t func)
 {
+	struct child_key k = { parent, func };
+	uint64_t hash = key_hash(parent, func);
 	struct dw_tree_node *n;
-	size_t i;
+	long id = dw_htab_find(h, hash, child_eq, t, &k);
 
-	if ((t->nr + 1) * 2 > h->cap && ht_grow(h, t))
-		return -ENOMEM;
-	for (i = key_hash(parent, func) & (h->cap - 1); h->slot[i]; i = (i + 1) & (h->cap - 1)) {
-		n = &t->nodes[h->slot[i] - 1];
-		if (n->parent == parent && n->func == func)
-			return (long)h->slot[i] - 1;
-	}
-	if (DW_ARRAY_RESERVE(t->nodes, t->cap, t->nr + 1, 1024))
+	if (id >= 0)
+		return id;
+	if (DW_ARRAY_RESERVE(t->nodes, t->cap, t->nr + 1, 1024) ||
+	    dw_htab_insert(h, hash, (uint32_t)t->nr))
 		return -ENOMEM;
 	n = &t->nodes[t->nr];
 	memset(n, 0, sizeof(*n));
@@ -75,7 +58,6 @@ static long child(struct dw_tree *t, struct child_ht *h, uint32_t parent, uint32
 		n->next = t->first_root;
 		t->first_root = (uint32_t)t->nr + 1;
 	}
-	h->slot[i] = (uint32_t)t->nr + 1;
 	return (long)t->nr++;
 }
 
@@ -93,7 +75,7 @@ static long child(struct dw_tree *t, struct child_ht *h, uint32_t parent, uint32
 int dw_tree_build(struct dw_tree *t, const struct dw_prof *p, int inline_frames, int inverted)
 {
 	static uint32_t funcs[DW_TREE_MAX_DEPTH];
-	struct child_ht h = { 0 };
+	struct dw_htab h = { 0 };
 	size_t i, n, j;
 
 	memset(t, 0, sizeof(*t));
@@ -108,7 +90,7 @@ int dw_tree_build(struct dw_tree *t, const struct dw_prof *p, int inline_frames,
 			long c = child(t, &h, parent, f);
 
 			if (c < 0) {
-				free(h.slot);
+				dw_htab_free(&h);
 				dw_tree_free(t);
 				return -ENOMEM;
 			}
@@ -121,7 +103,7 @@ int dw_tree_build(struct dw_tree *t, const struct dw_prof *p, int inline_frames,
 			parent = (uint32_t)c + 1;
 		}
 	}
-	free(h.slot);
+	dw_htab_free(&h);
 	return 0;
 }
 
