@@ -5,8 +5,8 @@
  * The two arrive in either order (a sample taken in user mode may be
  * written after the walk it triggered when CPUs race; usually the stack
  * comes later), so every record is kept until dw_stitch_finish().  Stacks
- * go into an open-addressing hash table keyed by cookie; samples into an
- * array kept in arrival order.  Each record is copied once into an arena.
+ * go into an array found through a hash table (util/htab.h) keyed by cookie;
+ * samples into an array kept in arrival order.  Each record is copied once into an arena.
  * Total work is O(records).
  */
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include "record.h"
 #include "analyze/stitch.h"
 #include "util/array.h"
+#include "util/htab.h"
 
 #define ARENA_CHUNK	(1U << 20)
 
@@ -27,7 +28,7 @@ struct arena_chunk {
 };
 
 struct stack_slot {
-	__u64 cookie;			/* 0: empty slot */
+	__u64 cookie;
 	const struct dunwind_rec_user_stack *u;
 	unsigned long refs;		/* samples joined with it */
 };
@@ -36,8 +37,9 @@ struct dw_stitch {
 	struct arena_chunk *chunks;
 	const struct dunwind_rec_sample **samples;
 	size_t nr_samples, cap_samples;
-	struct stack_slot *tab;
-	size_t tab_cap, tab_used;	/* tab_cap: a power of two */
+	struct stack_slot *stacks;
+	size_t nr_stacks, cap_stacks;
+	struct dw_htab stack_ht;	/* cookie -> index in stacks */
 	struct dw_stitch_counts counts;
 };
 
@@ -64,39 +66,24 @@ static void *arena_copy(struct dw_stitch *st, const void *src, size_t len)
 	return dst;
 }
 
-static size_t cookie_hash(__u64 c)
+static uint64_t cookie_hash(__u64 c)
 {
-	c ^= c >> 30;
-	c *= 0xbf58476d1ce4e5b9ULL;
-	c ^= c >> 27;
-	c *= 0x94d049bb133111ebULL;
-	c ^= c >> 31;
-	return (size_t)c;
+	return dw_hash_bytes(&c, sizeof(c), DW_HASH_INIT);
 }
 
-static struct stack_slot *slot_find(struct stack_slot *tab, size_t cap, __u64 cookie)
+static int cookie_eq(const void *ctx, uint32_t id, const void *key)
 {
-	size_t i = cookie_hash(cookie) & (cap - 1);
+	const struct dw_stitch *st = ctx;
 
-	while (tab[i].cookie && tab[i].cookie != cookie)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+	return st->stacks[id].cookie == *(const __u64 *)key;
 }
 
-static int tab_grow(struct dw_stitch *st)
+/* The stack with @cookie, or NULL. */
+static struct stack_slot *stack_find(struct dw_stitch *st, __u64 cookie)
 {
-	size_t cap = st->tab_cap ? st->tab_cap * 2 : 1024, i;
-	struct stack_slot *tab = calloc(cap, sizeof(*tab));
+	long id = dw_htab_find(&st->stack_ht, cookie_hash(cookie), cookie_eq, st, &cookie);
 
-	if (!tab)
-		return -ENOMEM;
-	for (i = 0; i < st->tab_cap; i++)
-		if (st->tab[i].cookie)
-			*slot_find(tab, cap, st->tab[i].cookie) = st->tab[i];
-	free(st->tab);
-	st->tab = tab;
-	st->tab_cap = cap;
-	return 0;
+	return id < 0 ? NULL : &st->stacks[id];
 }
 
 /**
@@ -107,13 +94,7 @@ static int tab_grow(struct dw_stitch *st)
  */
 struct dw_stitch *dw_stitch_new(void)
 {
-	struct dw_stitch *st = calloc(1, sizeof(*st));
-
-	if (st && tab_grow(st)) {
-		free(st);
-		return NULL;
-	}
-	return st;
+	return calloc(1, sizeof(struct dw_stitch));
 }
 
 static int add_sample(struct dw_stitch *st, const struct dunwind_rec_header *rec)
@@ -141,19 +122,20 @@ static int add_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
 		st->counts.orphan_stacks++;
 		return 0;
 	}
-	if ((st->tab_used + 1) * 2 > st->tab_cap && tab_grow(st))
-		return -ENOMEM;
-	slot = slot_find(st->tab, st->tab_cap, u->cookie);
-	if (slot->cookie) {
+	if (stack_find(st, u->cookie)) {
 		st->counts.dup_stacks++;	/* keep the first */
 		return 0;
 	}
+	if (DW_ARRAY_RESERVE(st->stacks, st->cap_stacks, st->nr_stacks + 1, 1024))
+		return -ENOMEM;
+	slot = &st->stacks[st->nr_stacks];
 	slot->u = arena_copy(st, rec, rec->size);
-	if (!slot->u)
+	if (!slot->u ||
+	    dw_htab_insert(&st->stack_ht, cookie_hash(u->cookie), (uint32_t)st->nr_stacks))
 		return -ENOMEM;
 	slot->cookie = u->cookie;
 	slot->refs = 0;
-	st->tab_used++;
+	st->nr_stacks++;
 	return 0;
 }
 
@@ -207,8 +189,8 @@ int dw_stitch_finish(struct dw_stitch *st, dw_stitched_fn fn, void *arg,
 	size_t i;
 
 	c->joined = c->no_user = c->missing = 0;
-	for (i = 0; i < st->tab_cap; i++)
-		st->tab[i].refs = 0;
+	for (i = 0; i < st->nr_stacks; i++)
+		st->stacks[i].refs = 0;
 	for (i = 0; i < st->nr_samples; i++) {
 		const struct dunwind_rec_sample *s = st->samples[i];
 		const struct dunwind_rec_user_stack *u = NULL;
@@ -216,9 +198,9 @@ int dw_stitch_finish(struct dw_stitch *st, dw_stitched_fn fn, void *arg,
 		if (s->cookie == 0) {
 			c->no_user++;
 		} else {
-			struct stack_slot *slot = slot_find(st->tab, st->tab_cap, s->cookie);
+			struct stack_slot *slot = stack_find(st, s->cookie);
 
-			if (slot->cookie) {
+			if (slot) {
 				slot->refs++;
 				u = slot->u;
 				c->joined++;
@@ -230,9 +212,9 @@ int dw_stitch_finish(struct dw_stitch *st, dw_stitched_fn fn, void *arg,
 			fn(s, u, arg);
 	}
 	/* Stacks with cookie 0 were counted as orphans when they came. */
-	c->orphan_stacks = c->user_stacks - c->dup_stacks - st->tab_used;
-	for (i = 0; i < st->tab_cap; i++)
-		if (st->tab[i].cookie && !st->tab[i].refs)
+	c->orphan_stacks = c->user_stacks - c->dup_stacks - st->nr_stacks;
+	for (i = 0; i < st->nr_stacks; i++)
+		if (!st->stacks[i].refs)
 			c->orphan_stacks++;
 	if (counts)
 		*counts = *c;
@@ -256,6 +238,7 @@ void dw_stitch_free(struct dw_stitch *st)
 		free(c);
 	}
 	free(st->samples);
-	free(st->tab);
+	free(st->stacks);
+	dw_htab_free(&st->stack_ht);
 	free(st);
 }
