@@ -18,6 +18,7 @@
 #include "sframe/sframe_feed.h"
 #include "sframe/sframe_reg.h"
 #include "symbols/procfile.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/exec_path.h"
 #include "util/maps.h"
@@ -27,15 +28,8 @@ static void feed_miss(struct dw_sframe_feed *f, const char *path, int err)
 {
 	struct dw_sframe_feed_miss *m;
 
-	if (f->nr_miss == f->cap_miss) {
-		size_t cap = f->cap_miss ? f->cap_miss * 2 : 16;
-
-		m = realloc(f->miss, cap * sizeof(*m));
-		if (!m)
-			return;		/* counted in @failed all the same */
-		f->miss = m;
-		f->cap_miss = cap;
-	}
+	if (DW_ARRAY_RESERVE(f->miss, f->cap_miss, f->nr_miss + 1, 16))
+		return;			/* counted in @failed all the same */
 	m = &f->miss[f->nr_miss];
 	m->path = strdup(path ? path : "?");
 	if (!m->path)
@@ -66,48 +60,16 @@ static void feed_account(struct dw_sframe_feed *f, const struct dw_sframe_reg_fi
 	}
 }
 
-static size_t feed_hash(unsigned long long dev, unsigned long long ino, size_t cap)
+struct feed_key {
+	unsigned long long dev, ino;
+};
+
+static int feed_eq(const void *ctx, uint32_t id, const void *key)
 {
-	unsigned long long h = (ino ^ dev * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	const struct dw_sframe_feed *f = ctx;
+	const struct feed_key *k = key;
 
-	return (size_t)(h ^ h >> 29) & (cap - 1);
-}
-
-/* Put (@dev, @ino) in the set, which has room; 1 if new. */
-static int feed_insert(struct dw_sframe_feed *f, unsigned long long dev, unsigned long long ino)
-{
-	size_t i;
-
-	for (i = feed_hash(dev, ino, f->cap_tried);; i = (i + 1) & (f->cap_tried - 1)) {
-		if (f->tried[i].ino == ino && f->tried[i].dev == dev)
-			return 0;
-		if (!f->tried[i].ino) {
-			f->tried[i].dev = dev;
-			f->tried[i].ino = ino;
-			f->nr_tried++;
-			return 1;
-		}
-	}
-}
-
-/* Double the set (kept at most half full). 0 or -ENOMEM. */
-static int feed_grow(struct dw_sframe_feed *f)
-{
-	size_t cap = f->cap_tried ? f->cap_tried * 2 : 256, i, old = f->cap_tried;
-	typeof(f->tried) t = f->tried;
-
-	f->tried = calloc(cap, sizeof(*f->tried));
-	if (!f->tried) {
-		f->tried = t;
-		return -ENOMEM;
-	}
-	f->cap_tried = cap;
-	f->nr_tried = 0;
-	for (i = 0; i < old; i++)
-		if (t[i].ino)
-			feed_insert(f, t[i].dev, t[i].ino);
-	free(t);
-	return 0;
+	return f->tried[id].dev == k->dev && f->tried[id].ino == k->ino;
 }
 
 /*
@@ -117,15 +79,22 @@ static int feed_grow(struct dw_sframe_feed *f)
 static int feed_first_time(struct dw_sframe_feed *f, unsigned int major, unsigned int minor,
 			   unsigned long long ino)
 {
-	unsigned long long dev = (unsigned long long)major << 32 | minor;
+	struct feed_key k = { (unsigned long long)major << 32 | minor, ino };
+	uint64_t h = dw_hash_bytes(&k, sizeof(k), DW_HASH_INIT);
 
 	if (!ino)
 		return 1;
-	if (2 * (f->nr_tried + 1) > f->cap_tried && feed_grow(f)) {
+	if (dw_htab_find(&f->tried_ht, h, feed_eq, f, &k) >= 0)
+		return 0;
+	if (DW_ARRAY_RESERVE(f->tried, f->cap_tried, f->nr_tried + 1, 256) ||
+	    dw_htab_insert(&f->tried_ht, h, (uint32_t)f->nr_tried)) {
 		f->tried_nomem = 1;
 		return 1;
 	}
-	return feed_insert(f, dev, ino);
+	f->tried[f->nr_tried].dev = k.dev;
+	f->tried[f->nr_tried].ino = k.ino;
+	f->nr_tried++;
+	return 1;
 }
 
 /* Give the module a table for @path (@name to the user) unless it has its own .sframe. */
@@ -332,6 +301,7 @@ void dw_sframe_feed_free(struct dw_sframe_feed *f)
 		free(f->miss[i].path);
 	free(f->miss);
 	free(f->tried);
+	dw_htab_free(&f->tried_ht);
 	f->miss = NULL;
 	f->tried = NULL;
 	f->nr_miss = f->cap_miss = f->nr_tried = f->cap_tried = 0;

@@ -9,6 +9,8 @@
 
 #include <linux/dunwind.h>
 
+#include "util/htab.h"
+
 /* A file that got no table: its walks use frame pointers there. */
 struct dw_sframe_feed_miss {
 	char *path;
@@ -17,9 +19,10 @@ struct dw_sframe_feed_miss {
 
 struct dw_sframe_feed {
 	int dev_fd;			/* < 0: do not register */
-	/* Files tried, by (device, inode): an open-addressing set. */
+	/* Files tried, by (device, inode), found through tried_ht. */
 	struct { unsigned long long dev, ino; } *tried;
 	size_t nr_tried, cap_tried;
+	struct dw_htab tried_ht;
 	int tried_nomem;		/* out of memory: files may be tried twice */
 	unsigned int files, ok, cache, gen, failed;
 	unsigned long long ns;
