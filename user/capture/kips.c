@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "capture/kips.h"
+#include "util/array.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -48,16 +49,10 @@ void dw_kips_add(struct dw_kips *k, const struct dunwind_rec_sample *s)
 		if (k->nr == k->cap) {
 			/* Full: deduplicate; grow only if that freed little. */
 			dw_kips_compact(k);
-			if (!k->cap || k->nr > k->cap / 2) {
-				size_t cap = k->cap ? k->cap * 2 : 4096;
-				__u64 *p = realloc(k->ips, cap * sizeof(*p));
-
-				if (!p) {
-					k->failed = 1;	/* then store every symbol */
-					return;
-				}
-				k->ips = p;
-				k->cap = cap;
+			if ((!k->cap || k->nr > k->cap / 2) &&
+			    DW_ARRAY_RESERVE(k->ips, k->cap, k->cap + 1, 4096)) {
+				k->failed = 1;	/* then store every symbol */
+				return;
 			}
 		}
 		k->ips[k->nr++] = s->ips[i];

@@ -39,21 +39,11 @@ static char *slurp(const char *path, int text_only, size_t *len)
 		if (text_only && (!sp || sp + 2 >= line + n || sp[2] != ' ' ||
 				  !strchr("tTwW", sp[1]) || !sp[1]))
 			continue;
-		if (*len + (size_t)n + 1 > cap) {
-			size_t ncap = cap ? cap * 2 : 1 << 20;
-			char *nb;
-
-			while (ncap < *len + (size_t)n + 1)
-				ncap *= 2;
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
+		if (DW_ARRAY_RESERVE(buf, cap, *len + (size_t)n + 1, 1 << 20)) {
+			free(buf);
+			buf = NULL;
+			errno = ENOMEM;
+			goto out;
 		}
 		memcpy(buf + *len, line, (size_t)n);
 		*len += (size_t)n;

@@ -13,6 +13,7 @@
 
 #include "capture/capture.h"
 #include "output/perfdata_priv.h"
+#include "util/array.h"
 
 /* @s NUL-terminated and zero-padded to a multiple of @align. */
 static void put_str(struct dw_buf *b, const char *s, size_t align)
@@ -45,16 +46,9 @@ static void ev_end(struct perfdata *pd, size_t off, __u64 time)
 		return;
 	}
 	((struct perf_event_header *)(pd->recs.p + off))->size = (__u16)len;
-	if (pd->nr_evs == pd->cap_evs) {
-		size_t cap = pd->cap_evs ? 2 * pd->cap_evs : 1024;
-
-		e = realloc(pd->evs, cap * sizeof(*e));
-		if (!e) {
-			pd->err = -ENOMEM;
-			return;
-		}
-		pd->evs = e;
-		pd->cap_evs = cap;
+	if (DW_ARRAY_RESERVE(pd->evs, pd->cap_evs, pd->nr_evs + 1, 1024)) {
+		pd->err = -ENOMEM;
+		return;
 	}
 	e = &pd->evs[pd->nr_evs];
 	e->time = time;
@@ -92,16 +86,9 @@ static void set_exec_time(struct perfdata *pd, __u32 pid, __u64 time)
 			return;
 		}
 	}
-	if (pd->nr_execs == pd->cap_execs) {
-		size_t cap = pd->cap_execs ? 2 * pd->cap_execs : 16;
-		void *p = realloc(pd->execs, cap * sizeof(*pd->execs));
-
-		if (!p) {
-			pd->err = -ENOMEM;
-			return;
-		}
-		pd->execs = p;
-		pd->cap_execs = cap;
+	if (DW_ARRAY_RESERVE(pd->execs, pd->cap_execs, pd->nr_execs + 1, 16)) {
+		pd->err = -ENOMEM;
+		return;
 	}
 	pd->execs[pd->nr_execs].pid = pid;
 	pd->execs[pd->nr_execs++].time = time;

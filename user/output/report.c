@@ -18,6 +18,7 @@
 #include "analyze/calltree.h"
 #include "capture/event.h"
 #include "output/report.h"
+#include "util/array.h"
 
 #define DW_REPORT_MAX_FRAMES	4096
 
@@ -124,7 +125,7 @@ static int dso_count_cmp(const void *a, const void *b)
 static int report_trunc_dsos(FILE *f, const struct dw_prof *p)
 {
 	struct dso_count *v = NULL;
-	size_t i, j, n = 0;
+	size_t i, j, n = 0, cap = 0;
 
 	for (i = 0; i < p->nr_samples; i++) {
 		const char *dso;
@@ -137,13 +138,10 @@ static int report_trunc_dsos(FILE *f, const struct dw_prof *p)
 		for (j = 0; j < n && strcmp(v[j].dso, dso); j++)
 			;
 		if (j == n) {
-			struct dso_count *nv = realloc(v, (n + 1) * sizeof(*v));
-
-			if (!nv) {
+			if (DW_ARRAY_RESERVE(v, cap, n + 1, 16)) {
 				free(v);
 				return -ENOMEM;
 			}
-			v = nv;
 			v[n].dso = dso;
 			v[n++].n = 0;
 		}

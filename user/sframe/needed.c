@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sframe/needed.h"
+#include "util/array.h"
 
 #define NEEDED_MAX_FILES	512
 #define NEEDED_MAX_DIRS		128
@@ -45,15 +46,8 @@ static int needed_add(struct dw_needed *out, const char *path)
 			return 0;
 	if (out->n == NEEDED_MAX_FILES)
 		return 0;
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 16;
-		char **p = realloc(out->paths, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		out->paths = p;
-		out->cap = cap;
-	}
+	if (DW_ARRAY_RESERVE(out->paths, out->cap, out->n + 1, 16))
+		return -ENOMEM;
 	out->paths[out->n] = strdup(path);
 	if (!out->paths[out->n])
 		return -ENOMEM;

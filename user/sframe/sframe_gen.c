@@ -51,6 +51,7 @@ struct gen_ctx {
 	struct dw_sframe_enc_row *rows;
 	size_t nrows, cap_rows;
 	size_t *func_row0;		/* first row index of each function */
+	size_t cap_row0;
 	/* The run being built: rows [run_row0, nrows) starting at run_start. */
 	int in_run;
 	__u64 run_start, run_end;
@@ -78,20 +79,9 @@ static int gen_push_func(struct gen_ctx *c, __u64 start, __u64 end, size_t row0,
 {
 	struct dw_sframe_enc_func *f;
 
-	if (c->nfuncs == c->cap_funcs) {
-		size_t cap = c->cap_funcs ? c->cap_funcs * 2 : 1024;
-		void *p = realloc(c->funcs, cap * sizeof(*c->funcs));
-		void *q;
-
-		if (!p)
-			return -ENOMEM;
-		c->funcs = p;
-		q = realloc(c->func_row0, cap * sizeof(*c->func_row0));
-		if (!q)
-			return -ENOMEM;
-		c->func_row0 = q;
-		c->cap_funcs = cap;
-	}
+	if (DW_ARRAY_RESERVE(c->funcs, c->cap_funcs, c->nfuncs + 1, 1024) ||
+	    DW_ARRAY_RESERVE(c->func_row0, c->cap_row0, c->nfuncs + 1, 1024))
+		return -ENOMEM;
 	f = &c->funcs[c->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->start = start;

@@ -164,19 +164,7 @@ struct dw_maps *dw_maps_new(void)
 /* Make room for @n more mappings. */
 static int maps_reserve(struct dw_maps *m, size_t n)
 {
-	struct dw_map *nm;
-	size_t cap = m->cap_maps ? m->cap_maps : 16;
-
-	if (m->nr_maps + n <= m->cap_maps)
-		return 0;
-	while (cap < m->nr_maps + n)
-		cap *= 2;
-	nm = realloc(m->maps, cap * sizeof(*nm));
-	if (!nm)
-		return -ENOMEM;
-	m->maps = nm;
-	m->cap_maps = cap;
-	return 0;
+	return DW_ARRAY_RESERVE(m->maps, m->cap_maps, m->nr_maps + n, 16);
 }
 
 /**
