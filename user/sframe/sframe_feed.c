@@ -4,7 +4,6 @@
  * target maps that have no .sframe, from the cache or generated from
  * their .eh_frame (sframe_reg.c), each file once.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include "util/clock.h"
 #include "util/exec_path.h"
 #include "util/maps.h"
+#include "util/num.h"
 
 /* Remember a file that got no table (its name once; every one counted). */
 static void feed_miss(struct dw_sframe_feed *f, const char *path, int err)
@@ -272,14 +272,10 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 		return;
 	}
 	while ((d = readdir(proc)) && f->dev_fd >= 0) {
-		char *end;
-		long pid;
+		unsigned long long pid;
 
-		if (!isdigit((unsigned char)d->d_name[0]))
-			continue;
-		pid = strtol(d->d_name, &end, 10);
-		if (*end || pid <= 0 || pid > 0x7fffffff)
-			continue;
+		if (dw_parse_ull(d->d_name, 10, 1, 0x7fffffff, &pid))
+			continue;		/* not a process */
 		f->sys_procs++;
 		feed_maps(f, (int)pid);
 	}
