@@ -268,20 +268,13 @@ static long loc_get(struct dw_prof *p, const struct loc_key *k, __u64 time, stru
 	uint64_t h = dw_hash_ptr(k->image, dw_hash_bytes(k, offsetof(struct loc_key, kind) +
 							 sizeof(int), DW_HASH_INIT));
 	struct dw_prof_loc *l;
-	size_t cap = pp->cap_locs;
 	long id = dw_htab_find(&pp->loc_ht, h, loc_eq, p, k);
 
 	if (id >= 0)
 		return id;
-	if (PROF_GROW(p->locs, pp->cap_locs, p->nr_locs))
+	if (PROF_GROW(p->locs, pp->cap_locs, p->nr_locs) ||
+	    PROF_GROW(pp->loc_keys, pp->cap_loc_keys, p->nr_locs))
 		goto nomem;
-	if (cap != pp->cap_locs) {
-		struct loc_key *nk = realloc(pp->loc_keys, pp->cap_locs * sizeof(*nk));
-
-		if (!nk)
-			goto nomem;
-		pp->loc_keys = nk;
-	}
 	if (dw_htab_insert(&pp->loc_ht, h, (uint32_t)p->nr_locs))
 		goto nomem;
 	pp->loc_keys[p->nr_locs] = *k;

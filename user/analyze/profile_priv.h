@@ -40,7 +40,8 @@ struct prof_priv {
 	char **strs;
 	size_t nr_strs, cap_strs;
 	struct dw_htab str_ht, func_ht, loc_ht, map_ht;
-	struct loc_key *loc_keys;
+	struct loc_key *loc_keys;	/* beside p->locs, by index */
+	size_t cap_loc_keys;
 	size_t cap_samples, cap_stack, cap_locs, cap_lines, cap_funcs, cap_maps;
 
 	const struct dw_prof_opts *o;

@@ -28,7 +28,7 @@ struct needed_elf {
 	char rpath[PATH_MAX];		/* DT_RPATH, "" if none */
 	char runpath[PATH_MAX];		/* DT_RUNPATH, "" if none */
 	char **needed;			/* DT_NEEDED names, malloc()ed */
-	size_t nr_needed;
+	size_t nr_needed, cap_needed;
 };
 
 /* Directories of ld.so.conf and the defaults, read once per closure. */
@@ -128,7 +128,7 @@ static int needed_read(const char *path, struct needed_elf *e)
 			continue;
 		n = d->d_size / sh.sh_entsize;
 		for (i = 0; i < n && !err; i++) {
-			char name[PATH_MAX], **p;
+			char name[PATH_MAX];
 			GElf_Dyn dyn;
 
 			if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
@@ -142,14 +142,11 @@ static int needed_read(const char *path, struct needed_elf *e)
 			    needed_str(elf, sh.sh_link, dyn.d_un.d_val, name, sizeof(name)) ||
 			    e->nr_needed >= NEEDED_MAX_FILES)
 				continue;
-			p = realloc(e->needed, (e->nr_needed + 1) * sizeof(*p));
-			if (!p || !(p[e->nr_needed] = strdup(name))) {
-				if (p)
-					e->needed = p;
+			if (DW_ARRAY_RESERVE(e->needed, e->cap_needed, e->nr_needed + 1, 8) ||
+			    !(e->needed[e->nr_needed] = strdup(name))) {
 				err = -ENOMEM;
 				break;
 			}
-			e->needed = p;
 			e->nr_needed++;
 		}
 	}
