@@ -4,11 +4,12 @@
  * Linux 6.1 (Debian 12), 6.12 (Debian 12 backports) and 7.2 (Debian
  * unstable).  Each branch names the kernel that needs it.
  *
- * Most branches test LINUX_VERSION_CODE.  Three test what the kernel's own
+ * Most branches test LINUX_VERSION_CODE.  Five test what the kernel's own
  * headers declare, probed by kmod/Kbuild (DUNWIND_HAVE_*), because the
  * version that brought or removed them is not one a distribution kernel
- * can be trusted to report (backports): TWA_NMI_CURRENT, TWAF_NO_ALLOC and
- * the group_dead argument of sched_process_exit.
+ * can be trusted to report (backports): TWA_NMI_CURRENT, TWAF_NO_ALLOC,
+ * the group_dead argument of sched_process_exit, an exported
+ * perf_allow_kernel() and task->exec_state.
  */
 #ifndef DUNWIND_COMPAT_H
 #define DUNWIND_COMPAT_H
@@ -140,6 +141,57 @@ static inline const struct path *dunwind_vma_file_path(const struct file *f)
 static inline const struct inode *dunwind_reg_file_inode(const struct file *f)
 {
 	return d_real_inode(f->f_path.dentry);				/* 6.1 */
+}
+#endif
+
+/*
+ * May samples carry kernel stacks?  6.12's and 7.2's perf_allow_kernel()
+ * is exported and also asks the LSM (security_perf_event_open(), itself not
+ * exported); 6.1's is inline over a variable modules cannot reach, so the
+ * caller's @paranoid (INT_MIN: privileged) decides alone there.
+ * Return: 0 or -EACCES.
+ */
+static inline int dunwind_perf_allow_kernel(int paranoid)
+{
+#ifdef DUNWIND_HAVE_PERF_ALLOW_KERNEL
+	return perf_allow_kernel();					/* 6.12, 7.2 */
+#else
+	return paranoid > 1 && !perfmon_capable() ? -EACCES : 0;	/* 6.1 */
+#endif
+}
+
+/*
+ * Is @task's exec state dumpable by its owner (no setuid program, no
+ * prctl(PR_SET_DUMPABLE, 0))?  ptrace's READ check asks the same.  7.2
+ * keeps it in task->exec_state; 6.1 and 6.12 in the mm's flags.
+ * Context: process.
+ */
+#ifdef DUNWIND_HAVE_TASK_EXEC_STATE
+#include <linux/sched/exec_state.h>
+static inline bool dunwind_task_dumpable(struct task_struct *task)
+{
+	const struct task_exec_state *st;
+	bool ok;
+
+	rcu_read_lock();
+	st = rcu_dereference(task->exec_state);
+	ok = st && READ_ONCE(st->dumpable) == TASK_DUMPABLE_OWNER;	/* 7.2 */
+	rcu_read_unlock();
+	return ok;
+}
+#else
+#include <linux/sched/coredump.h>
+#include <linux/sched/mm.h>
+static inline bool dunwind_task_dumpable(struct task_struct *task)
+{
+	struct mm_struct *mm = get_task_mm(task);
+	bool ok = true;
+
+	if (mm) {
+		ok = get_dumpable(mm) == SUID_DUMP_USER;		/* 6.1, 6.12 */
+		mmput(mm);
+	}
+	return ok;
 }
 #endif
 

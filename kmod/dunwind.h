@@ -326,6 +326,7 @@ struct dunwind_session {
 	pid_t target_tid;		/* 0 when following a thread group */
 	bool children;			/* DUNWIND_CFG_CHILDREN: descendants too */
 	bool system_wide;		/* DUNWIND_CFG_SYSTEM_WIDE: every task on @cpus */
+	bool kernel_stacks;		/* perf's policy allows kernel stacks (perm.c) */
 	cpumask_var_t cpus;		/* SYSTEM_WIDE: the CPUs sampled, set at CONFIG */
 	struct xarray follow;		/* CHILDREN: followed tgids (follow.c), own lock */
 	bool events_on;			/* tracepoint probes registered */
@@ -351,6 +352,13 @@ int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_memo *memo,
 			 const u64 *ips, unsigned int nr);
+
+/* kmod/perm.c: perf_event_open()'s policy for who may profile what. */
+int dunwind_perm_config(const struct dunwind_config *cfg, struct task_struct *task, bool *kernel);
+int dunwind_perm_task(struct task_struct *task);
+
+/* kmod/sysctl.c: a /proc/sys value modules cannot read directly. */
+int dunwind_sysctl_int(const char *path, int *val);
 
 /* kmod/events.c: COMM, FORK and EXIT records from scheduler tracepoints. */
 int dunwind_events_init(void);

@@ -363,7 +363,7 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 	struct file *file;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!perfmon_capable())
 		return -EPERM;
 	ret = dunwind_reg_copy_arg(&r, arg);
 	if (ret)

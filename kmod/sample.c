@@ -86,17 +86,10 @@ void dunwind_sample_exit(void)
  */
 u32 dunwind_sample_max_rate(void)
 {
-	struct file *f = filp_open("/proc/sys/kernel/perf_event_max_sample_rate", O_RDONLY, 0);
-	char buf[16] = {};
-	loff_t pos = 0;
-	u32 rate;
+	int rate;
 
-	if (IS_ERR(f))
+	if (dunwind_sysctl_int("/proc/sys/kernel/perf_event_max_sample_rate", &rate) || rate <= 0)
 		return DUNWIND_SAMPLE_MAX_FREQ;
-	if (kernel_read(f, buf, sizeof(buf) - 1, &pos) <= 0 || kstrtou32(strim(buf), 10, &rate) ||
-	    !rate)
-		rate = DUNWIND_SAMPLE_MAX_FREQ;
-	filp_close(f, NULL);
 	return min_t(u32, rate, DUNWIND_SAMPLE_MAX_FREQ);
 }
 
@@ -282,8 +275,11 @@ static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs
 		rec.user_ip = regs->ip;
 		dunwind_count(s, DW_CNT_SAMPLES_USER, 1);
 	} else {
-		nr = dunwind_kernel_stack(regs, sc->ips[lvl], s->cfg.max_kernel_frames,
-					  &rec.flags);
+		if (s->kernel_stacks)
+			nr = dunwind_kernel_stack(regs, sc->ips[lvl], s->cfg.max_kernel_frames,
+						  &rec.flags);
+		else
+			rec.flags |= DUNWIND_SAMPLE_KERNEL_HIDDEN;
 		if (!(current->flags & DUNWIND_PF_NO_USER) && current->mm)
 			rec.user_ip = task_pt_regs(current)->ip;
 	}

@@ -159,11 +159,12 @@ static int dunwind_config_cpus(const struct dunwind_config *c, struct cpumask *m
  *
  * Context: ioctl (may sleep, may fault).
  * Return: 0; -EFAULT; -EINVAL (bad size or field); -E2BIG (unknown
- * non-zero tail); -EBUSY (already configured); -EPERM (needs CAP_PERFMON);
- * -ESRCH (no such target); -ENOMEM.
+ * non-zero tail); -EBUSY (already configured); -EACCES (perf's policy
+ * forbids it: kmod/perm.c); -ESRCH (no such target); -ENOMEM.
  */
 int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 {
+	struct task_struct *task = NULL;
 	struct dunwind_config cfg;
 	struct pid *pid = NULL;
 	u32 usize;
@@ -185,8 +186,6 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	/* As perf_event_open(): no frequency above the kernel's current maximum. */
 	if (cfg.sample_freq > dunwind_sample_max_rate())
 		return -EINVAL;
-	if (!perfmon_capable())
-		return -EPERM;
 
 	mutex_lock(&s->lock);
 	if (s->configured) {
@@ -199,11 +198,18 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 			goto out_unlock;
 	} else {
 		pid = find_get_pid(cfg.pid ? cfg.pid : cfg.tid);
-		if (!pid || !pid_has_task(pid, cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID)) {
+		task = pid ? get_pid_task(pid, cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID) : NULL;
+		if (!task) {
 			ret = -ESRCH;
 			goto out_put_pid;
 		}
 	}
+	/* perf_event_open()'s policy: kmod/perm.c. */
+	ret = dunwind_perm_config(&cfg, task, &s->kernel_stacks);
+	if (task)
+		put_task_struct(task);
+	if (ret)
+		goto out_put_pid;
 	ret = dunwind_pending_init(&s->pending, cfg.max_pending);
 	if (ret)
 		goto out_put_pid;
@@ -480,7 +486,8 @@ static int dunwind_session_attach_cpus(struct dunwind_session *s)
  *
  * Context: ioctl (may sleep).
  * Return: 0; -EINVAL (not configured); -EBUSY (already started); -ESRCH
- * (the target has exited); -ENODEV (a CPU asked for is offline); -ENOMEM;
+ * (the target has exited); -EACCES (the target is no longer the
+ * caller's to profile); -ENODEV (a CPU asked for is offline); -ENOMEM;
  * or perf's error.
  */
 int dunwind_session_start(struct dunwind_session *s)
@@ -501,6 +508,10 @@ int dunwind_session_start(struct dunwind_session *s)
 		task = get_pid_task(s->target, s->cfg.pid ? PIDTYPE_TGID : PIDTYPE_PID);
 		if (!task)
 			goto out_unlock;
+		/* It may have become another user's (setuid exec) since CONFIG. */
+		ret = dunwind_perm_task(task);
+		if (ret)
+			goto out_put_task;
 		s->target_tgid = task_tgid_nr(task);
 		s->target_tid = s->cfg.pid ? 0 : task_pid_nr(task);
 	}

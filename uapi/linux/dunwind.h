@@ -212,7 +212,18 @@ struct dunwind_stats {
 #define DUNWIND_STATS_SIZE_VER2		224
 
 #define DUNWIND_IOC_MAGIC	0xDE
-/* Configure the session (once): struct dunwind_config *. Then mmap. */
+/*
+ * Configure the session (once): struct dunwind_config *. Then mmap.
+ *
+ * Permissions are perf_event_open()'s.  With CAP_PERFMON (or
+ * CAP_SYS_ADMIN): any target.  Without, kernel.perf_event_paranoid:
+ * above 2 nothing (-EACCES); 2: the caller's own processes (those it may
+ * read with ptrace, PTRACE_MODE_READ_REALCREDS; another user's: -EACCES),
+ * and samples taken in the kernel carry no kernel stack
+ * (DUNWIND_SAMPLE_KERNEL_HIDDEN); 1: with kernel stacks; 0: also
+ * DUNWIND_CFG_SYSTEM_WIDE; -1: also DUNWIND_CFG_OFF_CPU (else -EACCES).
+ * START checks the target again (-EACCES: it ran a setuid program since).
+ */
 #define DUNWIND_IOC_CONFIG	_IO(DUNWIND_IOC_MAGIC, 1)
 /* Attach to the target and start sampling.  No argument. */
 #define DUNWIND_IOC_START	_IO(DUNWIND_IOC_MAGIC, 2)
@@ -234,7 +245,10 @@ struct dunwind_stats {
 /*
  * An SFrame table for a file whose mappings have no .sframe of their own
  * (a distribution's libc: .eh_frame only), with DUNWIND_IOC_SFRAME_REGISTER.
- * Needs CAP_SYS_ADMIN.  Any session may register, configured or not.
+ * Needs CAP_PERFMON or CAP_SYS_ADMIN (else -EPERM), whatever
+ * kernel.perf_event_paranoid says.  Any session may register, configured
+ * or not.  A table applies to a mapping only when both its file
+ * (device, inode) and the build-id in the mapped image match.
  *
  * @size:		sizeof(struct dunwind_sframe_reg) as the caller knows it.
  * @flags:		DUNWIND_REG_PIN: keep the table after this session
@@ -467,6 +481,11 @@ struct dunwind_rec_sample {
  * it has no user part by nature (NO_USER is set too).
  */
 #define DUNWIND_SAMPLE_KERNEL_THREAD	(1U << 8)
+/*
+ * Taken in the kernel, but kernel.perf_event_paranoid keeps kernel stacks
+ * from this (unprivileged) session: @nr_kernel is 0.
+ */
+#define DUNWIND_SAMPLE_KERNEL_HIDDEN	(1U << 9)
 
 struct dunwind_rec_user_stack {
 	struct dunwind_rec_header hdr;
