@@ -145,7 +145,8 @@ static const struct dw_option record_options[] = {
 		"profile this thread only"),
 	OPT_BOOL('a', "all-cpus", struct dw_record_opts, all_cpus,
 		 "profile the whole system: every process, those started meanwhile too, and "
-		 "kernel threads (kernel stacks only); needs CAP_PERFMON or root"),
+		 "kernel threads (kernel stacks only); needs CAP_PERFMON or root (or "
+		 "kernel.perf_event_paranoid 0)"),
 	OPT_CALLBACK('C', "cpu", "CPUS", opt_cpus,
 		     "with -a: only the tasks running on these CPUs (0,2-3); implies -a"),
 	{ .type = DW_OPT_CALLBACK, .long_name = "duration", .argh = "SECONDS",

@@ -92,6 +92,10 @@ static void summary_records(const struct dw_recorder *st, int system_wide)
 			"(%u from the cache, %u generated), %u failed, %.1f ms\n",
 			st->feed.files, st->feed.ok, st->feed.cache, st->feed.gen, st->feed.failed,
 			st->feed.ns / 1e6);
+	if (st->unprivileged)
+		fprintf(stderr, "dunwind: not root (no CAP_PERFMON): no SFrame tables registered; "
+			"in files without frame pointers or .sframe (libc) the walk falls back to "
+			"frame pointers, so stacks through them may be cut short\n");
 	summary_misses(&st->feed);
 	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
 		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],

@@ -32,6 +32,7 @@ struct dw_recorder {
 	struct dw_usnap_writer *usnap;
 	struct dw_usnap_stats usyms;
 	int usyms_written;
+	int unprivileged;	/* no CAP_PERFMON: no tables registered */
 };
 
 int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg);

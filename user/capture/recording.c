@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "capture/event.h"
+#include "capture/permission.h"
 #include "capture/record_summary.h"
 #include "capture/recording.h"
 #include "util/clock.h"
@@ -54,8 +55,7 @@ static void report(const struct dw_record_opts *o, const char *what, int err)
 		break;
 	case EACCES:
 	case EPERM:
-		fprintf(stderr, "dunwind: %s: permission denied: profiling needs CAP_PERFMON "
-			"(or root), and permission to trace the target\n", what);
+		dw_perm_explain(stderr, what, o->all_cpus, o->off_cpu);
 		break;
 	case ESRCH:
 		fprintf(stderr, "dunwind: %s: no such process %d\n", what,
@@ -148,7 +148,9 @@ int dw_record_open(struct dw_record_run *r)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	r->st.feed.dev_fd = o->no_gen ? -1 : r->s.fd;
+	/* Registering tables needs CAP_PERFMON: without, say so at the end. */
+	r->st.unprivileged = !dw_perm_privileged();
+	r->st.feed.dev_fd = o->no_gen || r->st.unprivileged ? -1 : r->s.fd;
 	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
 		dw_sframe_feed_system(&r->st.feed);
 	else if (r->st.feed.dev_fd >= 0)

@@ -166,7 +166,7 @@ static int reg_check_opts(const struct dw_sframe_reg_opts *o)
  * @o:		options; NULL for defaults.
  * @res:	what happened (may be NULL); zeroed first, @res->path = @path.
  *
- * Context: user space; needs CAP_SYS_ADMIN for the ioctl.  Cache problems
+ * Context: user space; needs CAP_PERFMON (or CAP_SYS_ADMIN) for the ioctl.  Cache problems
  * never fail the call (see @res->cache_err).
  * Return: 0; -EINVAL (bad options); -errno from open(); -ENOEXEC (not an
  * x86-64 ELF); -ENODATA (no GNU build-id, or no CFI); -ENOMEM; or the
@@ -387,7 +387,7 @@ const char *dw_sframe_reg_strerror(int err)
 		       "module with an older struct dunwind_sframe_reg): rebuild dunwind and "
 		       "dunwind.ko from the same tree";
 	case EPERM:
-		return "registering tables needs CAP_SYS_ADMIN: run as root";
+		return "registering tables needs CAP_PERFMON: run as root";
 	case EEXIST:
 		return "already registered by this session";
 	case ESTALE:

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Who may record what (the module applies perf_event_open()'s policy,
+ * kernel.perf_event_paranoid): what the caller has and what to change.
+ */
+#ifndef DW_CAPTURE_PERMISSION_H
+#define DW_CAPTURE_PERMISSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* CAP_PERFMON or CAP_SYS_ADMIN in the effective set (root has both). */
+bool dw_perm_privileged(void);
+/* kernel.perf_event_paranoid into *@val: 0, or -errno (-ERANGE: not a number). */
+int dw_perm_paranoid(int *val);
+/*
+ * Print to @out why @what failed with EACCES or EPERM and what to change:
+ * the sysctl, the target's owner, root.  @system_wide and @off_cpu: what
+ * was asked for.
+ */
+void dw_perm_explain(FILE *out, const char *what, bool system_wide, bool off_cpu);
+
+#endif
