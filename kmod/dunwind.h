@@ -290,7 +290,9 @@ struct dunwind_session {
 	/*
 	 * Guards @configured, @started, @cfg, @cpus, @target, @events, @tasks, their
 	 * counts, and the allocation of @ring and @pending.  Taken in ioctl
-	 * and release context only.
+	 * and release context only (never under a mmap_lock: walks fault with
+	 * walk_sem held, and STOP waits for walk_sem under this lock).
+	 * dunwind_mmap() reads @configured without it (acquire).
 	 */
 	struct mutex lock;
 	bool configured;

@@ -48,16 +48,21 @@ static long dunwind_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 	}
 }
 
+/*
+ * Context: mmap(), the caller's mmap_lock held for writing.  Not under
+ * s->lock: STOP and close hold it while they wait for walks, and a walk may
+ * fault (mmap_lock), so taking it here would close a lock cycle.  The ring
+ * cannot go away meanwhile: it is freed only at release, and our caller
+ * holds a reference to the file.
+ */
 static int dunwind_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct dunwind_session *s = file->private_data;
-	int ret = -EINVAL;
 
-	mutex_lock(&s->lock);
-	if (s->configured)
-		ret = dunwind_ring_mmap(&s->ring, vma);
-	mutex_unlock(&s->lock);
-	return ret;
+	/* Pairs with smp_store_release() in dunwind_session_config(). */
+	if (!smp_load_acquire(&s->configured))
+		return -EINVAL;
+	return dunwind_ring_mmap(&s->ring, vma);
 }
 
 static __poll_t dunwind_poll(struct file *file, struct poll_table_struct *pt)

@@ -227,7 +227,8 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 		goto out_free_mmap;
 	s->cfg = cfg;
 	s->target = pid;
-	s->configured = true;
+	/* Pairs with smp_load_acquire() in dunwind_mmap(): the ring is ready. */
+	smp_store_release(&s->configured, true);
 	mutex_unlock(&s->lock);
 	return 0;
 
