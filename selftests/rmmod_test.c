@@ -12,44 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "module.h"
 #include "records.h"
 #include "workload.h"
-
-static int delete_module(const char *name, int flags)
-{
-	return syscall(SYS_delete_module, name, flags) ? -errno : 0;
-}
-
-static int load_module(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-/* Wait up to @ms for the device node to come back and open. fd or -errno. */
-static int wait_device(int ms)
-{
-	int fd = -ENOENT;
-
-	for (; ms > 0; ms -= 20) {
-		fd = open(DUNWIND_DEVICE, O_RDWR | O_CLOEXEC);
-		if (fd >= 0)
-			return fd;
-		fd = -errno;
-		usleep(20000);
-	}
-	return fd;
-}
 
 FIXTURE(rmmod) {
 	const char *ko;
@@ -62,7 +30,7 @@ FIXTURE_SETUP(rmmod)
 		SKIP(return, "DUNWIND_KO is not set: cannot re-load the module after unloading it");
 	/* An earlier test killed between unload and re-load leaves none. */
 	if (access(DUNWIND_DEVICE, F_OK))
-		load_module(self->ko);
+		dw_module_load(self->ko);
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
 }
@@ -71,7 +39,7 @@ FIXTURE_TEARDOWN(rmmod)
 {
 	/* Leave the module loaded whatever happened. */
 	if (self->ko && access(DUNWIND_DEVICE, F_OK))
-		load_module(self->ko);
+		dw_module_load(self->ko);
 }
 
 /*
@@ -85,7 +53,7 @@ TEST_F_TIMEOUT(rmmod, busy_while_open_then_unloads_and_reloads, 240)
 	struct dunwind_config cfg;
 	struct dw_workload w;
 	struct dw_session s;
-	int ret, i, fd;
+	int ret, fd;
 
 	/* A live session with samples in flight. */
 	ret = dw_workload_start(&w, "read_loop", NULL, 10000);
@@ -100,19 +68,14 @@ TEST_F_TIMEOUT(rmmod, busy_while_open_then_unloads_and_reloads, 240)
 		dw_workload_stop(&w);
 	ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
 
-	ret = delete_module("dunwind", O_NONBLOCK);
+	ret = dw_module_unload();
 	EXPECT_TRUE(ret == -EWOULDBLOCK || ret == -EBUSY)
 		TH_LOG("delete_module with a session open: %d (%s)", ret, strerror(-ret));
 	ASSERT_EQ(0, access(DUNWIND_DEVICE, F_OK));
 
 	/* Close with the target still running: pending walks may hold the module a while. */
 	dw_session_close(&s);
-	for (i = 0; i < 100; i++) {
-		ret = delete_module("dunwind", O_NONBLOCK);
-		if (ret != -EWOULDBLOCK && ret != -EBUSY)
-			break;
-		usleep(20000);
-	}
+	ret = dw_module_unload_wait(2000, NULL);
 	dw_workload_stop(&w);
 	EXPECT_EQ(0, ret) TH_LOG("delete_module after close: %s", strerror(-ret));
 	EXPECT_TRUE(r.nr_samples > 0);
@@ -121,10 +84,10 @@ TEST_F_TIMEOUT(rmmod, busy_while_open_then_unloads_and_reloads, 240)
 	if (!ret) {
 		EXPECT_NE(0, access(DUNWIND_DEVICE, F_OK))
 			TH_LOG("device still there after unload");
-		ret = load_module(self->ko);
+		ret = dw_module_load(self->ko);
 		ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", self->ko, strerror(-ret));
 	}
-	fd = wait_device(2000);
+	fd = dw_device_wait(2000);
 	ASSERT_GE(fd, 0) TH_LOG("no usable %s after re-loading: %s", DUNWIND_DEVICE,
 				strerror(-fd));
 	close(fd);
@@ -191,7 +154,7 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 	struct dw_session s;
 	__u64 owed, lost_samples;
 	size_t i, bad = 0;
-	int ret, awake = -1;
+	int ret, tries, awake = -1;
 
 	ret = dw_workload_start(&w, "poll_block", argv, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start poll_block: %s", strerror(-ret));
@@ -260,13 +223,8 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 	 * loaded host: up to 2 s.
 	 */
 	dw_session_close(&s);
-	for (i = 0; i < 100; i++) {
-		ret = delete_module("dunwind", O_NONBLOCK);
-		if (ret != -EWOULDBLOCK && ret != -EBUSY)
-			break;
-		usleep(20000);
-	}
-	EXPECT_EQ(0, ret) TH_LOG("delete_module after close (%zu tries): %s", i + 1,
+	ret = dw_module_unload_wait(2000, &tries);
+	EXPECT_EQ(0, ret) TH_LOG("delete_module after close (%d tries): %s", tries,
 				 strerror(-ret));
 	EXPECT_EQ(0, kill(w.pid, 0)) TH_LOG("poll_block died");
 	for (i = 0; i < 100 && (awake = threads_awake(w.pid)) > 0; i++)
@@ -274,9 +232,9 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 	EXPECT_EQ(0, awake) TH_LOG("poll_block's threads do not sleep again");
 	dw_workload_stop(&w);
 	if (!ret) {
-		ret = load_module(self->ko);
+		ret = dw_module_load(self->ko);
 		ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", self->ko, strerror(-ret));
-		ret = wait_device(2000);
+		ret = dw_device_wait(2000);
 		ASSERT_LE(0, ret) TH_LOG("no usable %s after re-loading", DUNWIND_DEVICE);
 		close(ret);
 	}

@@ -115,7 +115,7 @@ int dw_workload_expect(struct dw_workload *w, const char *word, int timeout_ms)
  * dw_workload_start() - run workloads/@name with @argv and wait until ready
  * Context: user space; forks.  Stop it with dw_workload_stop().
  * Return: 0, or -errno (-ETIMEDOUT if it never printed "ready", -ENOENT if
- * the program is missing).
+ * the program is missing, -E2BIG for more than 46 arguments).
  */
 int dw_workload_start(struct dw_workload *w, const char *name, const char *const *argv,
 		      int timeout_ms)
@@ -139,7 +139,7 @@ int dw_workload_start(struct dw_workload *w, const char *name, const char *const
 int dw_workload_start_path(struct dw_workload *w, const char *path, const char *const *argv,
 			   int timeout_ms)
 {
-	const char *args[16];
+	const char *args[48];
 	int in[2], out[2];
 	int i, ret;
 
@@ -148,8 +148,11 @@ int dw_workload_start_path(struct dw_workload *w, const char *path, const char *
 	if (access(path, X_OK))
 		return -errno;
 	args[0] = path;
-	for (i = 1; argv && argv[i - 1] && i < 15; i++)
+	for (i = 1; argv && argv[i - 1]; i++) {
+		if (i == (int)(sizeof(args) / sizeof(args[0])) - 1)
+			return -E2BIG;
 		args[i] = argv[i - 1];
+	}
 	args[i] = NULL;
 	if (pipe2(in, O_CLOEXEC))
 		return -errno;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * threads: print "ready", wait for a line on stdin, then start N threads that
- * each print "tid TID" and spin for MS milliseconds, join them, print "done"
- * and wait for stdin to close.  The main thread only sleeps, so every CPU sample of this
+ * each print "tid TID", wait until all exist (so that spinning threads do not
+ * starve the creation of the rest) and spin for MS milliseconds, join them,
+ * print "done" and wait for stdin to close.  The main thread only sleeps, so every CPU sample of this
  * process after "go" comes from a thread created after that point.
  *
  *   threads [N [MS]]        defaults: 2 threads, 1000 ms
@@ -16,6 +17,7 @@
 
 static long spin_ms;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_barrier_t all_created;
 volatile unsigned long dw_threads_counter;
 
 static long ms_now(void)
@@ -28,14 +30,16 @@ static long ms_now(void)
 
 __attribute__((noipa, noinline)) static void *worker(void *arg)
 {
-	long end = ms_now() + spin_ms;
 	unsigned long i;
+	long end;
 
 	(void)arg;
 	pthread_mutex_lock(&out_lock);
 	printf("tid %d\n", (int)gettid());
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
+	pthread_barrier_wait(&all_created);
+	end = ms_now() + spin_ms;
 	while (ms_now() < end)
 		for (i = 0; i < 100000; i++)
 			dw_threads_counter++;
@@ -45,13 +49,13 @@ __attribute__((noipa, noinline)) static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 2;
-	pthread_t tids[64];
+	pthread_t tids[256];
 	char line[64];
 	int i;
 
 	spin_ms = argc > 2 ? atol(argv[2]) : 1000;
-	if (n < 1 || n > 64) {
-		fprintf(stderr, "threads: 1..64 threads\n");
+	if (n < 1 || n > 256) {
+		fprintf(stderr, "threads: 1..256 threads\n");
 		return 2;
 	}
 	alarm(120);
@@ -59,11 +63,13 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
 		return 1;
+	pthread_barrier_init(&all_created, NULL, (unsigned int)n + 1);
 	for (i = 0; i < n; i++)
 		if (pthread_create(&tids[i], NULL, worker, NULL)) {
 			perror("threads: pthread_create");
 			return 1;
 		}
+	pthread_barrier_wait(&all_created);
 	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
 	printf("done\n");
