@@ -201,10 +201,15 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 	}
 
 	if (task->flags & PF_EXITING) {
-		/* No return to user will come: say so now, under a cookie. */
+		/*
+		 * No return to user will come: say so now, under a cookie,
+		 * counted as a walk answered at once (one per cookie).
+		 */
 		cookie = dunwind_new_cookie();
 		*flags |= DUNWIND_SAMPLE_EXITING;
+		dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
 		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
+		dunwind_count(s, DW_CNT_WALKS, 1);
 		return cookie;
 	}
 

@@ -54,8 +54,8 @@ static void exit_config(struct dunwind_config *cfg, int pid)
 FIXTURE(exiting) {
 	struct dw_records r;
 	struct dw_kallsyms *ks;
-	struct dunwind_stats st;
-	int stop_ret, stats_ret, exited, nr_exiting;
+	struct dunwind_stats st, after;	/* before and after STOP */
+	int stop_ret, stats_ret, after_ret, exited, nr_exiting;
 };
 
 /*
@@ -105,6 +105,9 @@ FIXTURE_SETUP(exiting)
 		self->stats_ret = dw_session_stats(&s, &self->st);
 		self->stop_ret = dw_session_stop(&s);
 		ASSERT_EQ(0, dw_records_collect(&s, &self->r, 200));
+		memset(&self->after, 0, sizeof(self->after));
+		self->after.size = sizeof(self->after);
+		self->after_ret = dw_session_stats(&s, &self->after);
 		dw_session_close(&s);
 
 		self->nr_exiting = 0;
@@ -192,6 +195,20 @@ TEST_F_TIMEOUT(exiting, session_survives_target_exit, 120)
 	EXPECT_EQ(self->r.nr_samples, self->st.samples)
 		TH_LOG("STATS counts %llu samples, the ring had %zu",
 		       (unsigned long long)self->st.samples, self->r.nr_samples);
+}
+
+/*
+ * Once STOP returned, every cookie is counted as one walk: walks equals
+ * samples_deferred and the USER_STACK records (none was lost), the
+ * exiting thread's stacks answered at once included.
+ */
+TEST_F_TIMEOUT(exiting, walks_count_every_user_stack, 120)
+{
+	ASSERT_EQ(0, self->after_ret);
+	EXPECT_EQ(self->after.samples_deferred, self->after.walks);
+	EXPECT_EQ(self->r.nr_stacks, self->after.walks)
+		TH_LOG("%zu USER_STACK records, %llu walks counted", self->r.nr_stacks,
+		       (unsigned long long)self->after.walks);
 }
 
 FIXTURE(killed) {

@@ -158,10 +158,15 @@ enum dunwind_event {
  *
  * @samples:		overflow-handler invocations that produced a SAMPLE.
  * @samples_user:	of those, samples that interrupted user mode.
- * @samples_deferred:	samples that queued a new user walk (a new cookie).
+ * @samples_deferred:	samples that took a new cookie: queued a new user
+ *			walk, or (an exiting thread) were answered at once.
  * @samples_no_user:	samples with no user part (kernel threads, exiting
  *			tasks past their last return, no free pending slot).
- * @walks:		user walks run (one per cookie).
+ * @walks:		cookies answered, each by one USER_STACK: user walks
+ *			run, and stacks written with no frames (EXITED,
+ *			SESSION).  Once STOP returned, equal to
+ *			@samples_deferred, and USER_STACK records received
+ *			plus those lost.
  * @user_frames:	user frames emitted over all walks.
  * @fp_frames:		of those, recovered by frame pointers.
  * @sframe_frames:	of those, recovered by SFrame.
