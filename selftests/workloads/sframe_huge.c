@@ -8,9 +8,20 @@
  * spend seconds of the return-to-user path on it.  Prints "ready", then
  * spins in a frame-pointer call chain until killed or 120 s.
  *
- *   sframe_huge [MIB]
+ * MODE spoils the table (stress_test):
+ *   good      as above (the default)
+ *   cyclic    every rule says CFA = SP + 0: a frame that never moves up
+ *   garbage   every FDE and FRE byte random (the header stays valid and
+ *             claims sorted FDEs)
+ *   rewrite   well-formed, but a second thread rewrites it while walks
+ *             read it: random FDEs garbled and restored, the FDE count
+ *             raised and restored, the whole table made unreadable
+ *             (PROT_NONE) for a moment
+ *
+ *   sframe_huge [MIB [MODE]]
  */
 #include <elf.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +42,7 @@ static void put32(uint8_t *p, uint32_t v)
 }
 
 /* The table at @sec covering [@lo, @lo + @n) one byte per FDE: CFA = FP + 16, FP at CFA - 16. */
-static void build(uint8_t *sec, uintptr_t lo, uint32_t n)
+static void build(uint8_t *sec, uintptr_t lo, uint32_t n, int cyclic)
 {
 	uint8_t *fde = sec + 28, *fre = fde + (size_t)n * FDE_SIZE;
 	uint32_t i;
@@ -59,8 +70,67 @@ static void build(uint8_t *sec, uintptr_t lo, uint32_t n)
 		fre[0] = 0;			/* from the FDE's start */
 		fre[1] = 0 | 2 << 1;		/* CFA from FP (0; SP is 1), 2 one-byte words */
 		fre[2] = 16;			/* CFA = FP + 16 */
+		if (cyclic) {
+			fre[1] = 1 | 2 << 1;	/* CFA = SP + 0: no progress */
+			fre[2] = 0;
+		}
 		fre[3] = (uint8_t)-16;		/* FP saved at CFA - 16 */
 	}
+}
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* Every byte after the header random. */
+static void garble(uint8_t *sec, size_t size)
+{
+	size_t i;
+
+	for (i = 28; i + 8 <= size; i += 8) {
+		uint64_t v = rnd();
+
+		memcpy(sec + i, &v, 8);
+	}
+}
+
+struct rewriter {
+	uint8_t *sec;
+	size_t size;
+	uint32_t n;
+};
+
+/* Rewrite the table for ever while the main thread's walks read it. */
+static void *rewrite(void *arg)
+{
+	const struct rewriter *rw = arg;
+	uint8_t saved[FDE_SIZE], *fde;
+	unsigned long it;
+
+	for (it = 0;; it++) {
+		fde = rw->sec + 28 + (rnd() % rw->n) * FDE_SIZE;
+		memcpy(saved, fde, FDE_SIZE);
+		garble(fde - 28, 28 + FDE_SIZE);
+		usleep(50);
+		memcpy(fde, saved, FDE_SIZE);
+		if (!(it % 64)) {
+			put32(rw->sec + 8, 0xffffff00U);	/* FDE count far beyond */
+			usleep(100);
+			put32(rw->sec + 8, rw->n);
+		}
+		if (!(it % 256)) {
+			mprotect(rw->sec, rw->size, PROT_NONE);
+			usleep(200);
+			mprotect(rw->sec, rw->size, PROT_READ | PROT_WRITE);
+		}
+	}
+	return NULL;
 }
 
 __attribute__((noipa, noinline)) static void spin(void)
@@ -82,6 +152,9 @@ __attribute__((noipa, noinline)) static void middle(void)
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 63, size = mib << 20;
+	const char *mode = argc > 2 ? argv[2] : "good";
+	static struct rewriter rw;
+	pthread_t thr;
 	const Elf64_Ehdr *eh = (const void *)__executable_start;
 	uintptr_t ehdr = (uintptr_t)eh, load = 0;
 	long page = sysconf(_SC_PAGESIZE);
@@ -90,7 +163,8 @@ int main(int argc, char **argv)
 	uint32_t n;
 	int i, found = 0;
 
-	if (mib < 1 || mib > 200)
+	if (mib < 1 || mib > 200 || (strcmp(mode, "good") && strcmp(mode, "cyclic") &&
+				       strcmp(mode, "garbage") && strcmp(mode, "rewrite")))
 		return 2;
 	n = (uint32_t)((size - 28) / (FDE_SIZE + FRE_SIZE));
 	/* Within 2 GiB of the image: v2 FDE starts are 32-bit offsets. */
@@ -100,7 +174,9 @@ int main(int argc, char **argv)
 		perror("sframe_huge: mmap");
 		return 1;
 	}
-	build(sec, ehdr, n);
+	build(sec, ehdr, n, !strcmp(mode, "cyclic"));
+	if (!strcmp(mode, "garbage"))
+		garble(sec, size);
 	if (mprotect((void *)ehdr, page, PROT_READ | PROT_WRITE)) {
 		perror("sframe_huge: mprotect");
 		return 1;
@@ -122,6 +198,11 @@ int main(int argc, char **argv)
 	}
 	if (!found) {
 		fprintf(stderr, "sframe_huge: no PT_GNU_STACK to turn into PT_GNU_SFRAME\n");
+		return 1;
+	}
+	rw = (struct rewriter){ .sec = sec, .size = size, .n = n };
+	if (!strcmp(mode, "rewrite") && pthread_create(&thr, NULL, rewrite, &rw)) {
+		fprintf(stderr, "sframe_huge: cannot start the rewriting thread\n");
 		return 1;
 	}
 	alarm(120);

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A seeded random fuzzer of /dev/dunwind's ioctls and mmap (see devfuzz.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include <linux/dunwind.h>
+#include "devfuzz.h"
+
+#define NR_FILES	3
+#define NR_MAPS		4
+#define MMAP_CALL	0xffffffffU
+
+struct fuzz {
+	unsigned long long rnd;
+	int fd[NR_FILES];
+	void *map[NR_MAPS];
+	size_t map_len[NR_MAPS];
+	unsigned char buf[8192] __attribute__((aligned(8)));
+	unsigned char *edge;		/* 8 bytes before a PROT_NONE page */
+	unsigned int pages[NR_FILES];	/* ring pages of a configured file, else 0 */
+	struct dw_devfuzz_counts *c;
+};
+
+static unsigned long long rnd(struct fuzz *f)
+{
+	f->rnd ^= f->rnd << 13;
+	f->rnd ^= f->rnd >> 7;
+	f->rnd ^= f->rnd << 17;
+	return f->rnd;
+}
+
+/* One of @n values, or a random one with probability 1/(@n + 1). */
+static unsigned long long pick(struct fuzz *f, const unsigned long long *v, int n)
+{
+	unsigned long long i = rnd(f) % (unsigned long long)(n + 1);
+
+	return i < (unsigned long long)n ? v[i] : rnd(f) >> (rnd(f) % 64);
+}
+
+/* The errnos Documentation/abi.rst names for the device's calls. */
+static int documented(int err)
+{
+	static const int ok[] = { EINVAL, E2BIG, ENOTTY, EFAULT, EBUSY, ESRCH, ENOMEM, EPERM,
+				  EBADF, ENOEXEC, ESTALE, ENOSPC, EEXIST, ENOENT, EOPNOTSUPP,
+				  ENODEV, EIO, EACCES, EOVERFLOW };
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (err == ok[i])
+			return 1;
+	return 0;
+}
+
+static void account(struct fuzz *f, unsigned int cmd, int ret)
+{
+	f->c->calls++;
+	if (!ret) {
+		f->c->ok++;
+		return;
+	}
+	if (documented(errno))
+		return;
+	if (!f->c->unexpected++) {
+		f->c->first_bad_cmd = cmd;
+		f->c->first_bad_errno = errno;
+	}
+}
+
+/* A user pointer: the buffer, NULL, a kernel address, or an unmapped one. */
+static void *arg_ptr(struct fuzz *f)
+{
+	switch (rnd(f) % 16) {
+	case 0:
+		return NULL;
+	case 1:
+		return (void *)0xffffffff81000000UL;
+	case 2:
+		return (void *)0x10UL;
+	case 3:
+		return f->edge;		/* runs into an unmapped page */
+	default:
+		return f->buf;
+	}
+}
+
+/* A valid config: this process, sampled, a small ring; 0 or more fields spoiled. */
+static void fill_config(struct fuzz *f, struct dunwind_config *cfg)
+{
+	static const unsigned long long sizes[] = { DUNWIND_CONFIG_SIZE_VER0, 8, 4096 };
+	static const unsigned long long freqs[] = { 0, 1, 10000, 100000, 1000000 };
+	static const unsigned long long periods[] = { 0, 10000, 1ULL << 63 };
+	static const unsigned long long pages[] = { 0, 3, DUNWIND_MAX_RING_PAGES,
+						    DUNWIND_MAX_RING_PAGES * 2 };
+	static const unsigned long long pids[] = { 0, 1, (unsigned long long)-1 };
+	static const __u32 flags[] = { 0, DUNWIND_CFG_CHILDREN, DUNWIND_CFG_FP_ONLY,
+				       DUNWIND_CFG_OFF_CPU, DUNWIND_CFG_SYSTEM_WIDE };
+	int spoil = (int)(rnd(f) % 3);
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->flags = flags[rnd(f) % 5];
+	cfg->pid = (cfg->flags & DUNWIND_CFG_SYSTEM_WIDE) ? 0 : getpid();
+	cfg->sample_freq = rnd(f) % 2 ? 999 : 4000;
+	cfg->ring_pages = 1U << (rnd(f) % 5);
+	while (spoil--) {
+		switch (rnd(f) % 12) {
+		case 0: cfg->size = (__u32)pick(f, sizes, 3); break;
+		case 1: cfg->flags = (__u32)rnd(f); break;
+		case 2: cfg->pid = (__s32)pick(f, pids, 3); break;
+		case 3: cfg->tid = rnd(f) % 2 ? gettid() : (__s32)pick(f, pids, 3); break;
+		case 4: cfg->sample_freq = pick(f, freqs, 5); break;
+		case 5: cfg->sample_period = pick(f, periods, 3); break;
+		case 6: cfg->max_user_frames = (__u32)(rnd(f) % 1100);
+			cfg->max_kernel_frames = (__u32)(rnd(f) % 140); break;
+		case 7: cfg->ring_pages = (__u32)pick(f, pages, 4); break;
+		case 8: cfg->wakeup_bytes = (__u32)rnd(f);
+			cfg->max_pending = 1U << (rnd(f) % 20); break;
+		case 9: cfg->event = (__u32)(rnd(f) % 8); break;
+		case 10: cfg->cpus = (__u64)(uintptr_t)arg_ptr(f);
+			cfg->cpus_size = (__u32)(rnd(f) % 600); break;
+		default: cfg->__reserved[0] = rnd(f); break;
+		}
+	}
+}
+
+static void do_config(struct fuzz *f, int i)
+{
+	struct dunwind_config *cfg = (void *)f->buf;
+	int ret;
+
+	fill_config(f, cfg);
+	/* Beyond the struct: zero (accepted) or not (E2BIG). */
+	memset(f->buf + sizeof(*cfg), rnd(f) % 8 ? 0 : 0x5a, 64);
+	ret = ioctl(f->fd[i], DUNWIND_IOC_CONFIG, rnd(f) % 16 ? (void *)cfg : arg_ptr(f));
+	account(f, DUNWIND_IOC_CONFIG, ret);
+	if (!ret)
+		f->pages[i] = cfg->ring_pages ? cfg->ring_pages : DUNWIND_DEFAULT_RING_PAGES;
+}
+
+static void do_register(struct fuzz *f, int fd)
+{
+	struct dunwind_sframe_reg *reg = (void *)f->buf;
+	int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), ret;
+	size_t i;
+
+	memset(reg, 0, sizeof(*reg));
+	reg->size = rnd(f) % 4 ? sizeof(*reg) : (__u32)rnd(f) % 200;
+	reg->flags = rnd(f) % 4 ? 0 : (__u32)rnd(f) % 4;
+	reg->fd = rnd(f) % 4 ? self : (__s32)rnd(f) % 64;
+	reg->build_id_size = (__u32)(rnd(f) % 4 ? 20 : rnd(f) % 40);
+	for (i = 0; i < sizeof(reg->build_id); i++)
+		reg->build_id[i] = (__u8)rnd(f);
+	reg->table = (__u64)(uintptr_t)(rnd(f) % 2 ? f->buf + 512 : arg_ptr(f));
+	reg->table_size = rnd(f) % 4 ? rnd(f) % 4096 : rnd(f);
+	reg->sec_vaddr = rnd(f);
+	for (i = 512; i < sizeof(f->buf); i++)
+		f->buf[i] = (unsigned char)rnd(f);
+	f->buf[512] = 0xe2;			/* SFrame magic, sometimes a version */
+	f->buf[513] = 0xde;
+	f->buf[514] = (unsigned char)(rnd(f) % 4);
+	ret = ioctl(fd, DUNWIND_IOC_SFRAME_REGISTER, reg);
+	account(f, DUNWIND_IOC_SFRAME_REGISTER, ret);
+	if (self >= 0)
+		close(self);
+}
+
+static void do_mmap(struct fuzz *f, int i)
+{
+	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE, PROT_WRITE, PROT_EXEC,
+				     PROT_NONE };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = page * (f->pages[i] && rnd(f) % 4 ? f->pages[i] + 1 : rnd(f) % 70);
+	off_t off = rnd(f) % 4 ? 0 : (off_t)(rnd(f) % 8) * sysconf(_SC_PAGESIZE);
+	int slot = (int)(rnd(f) % NR_MAPS);
+	struct dunwind_ring_ctrl *ctrl;
+	void *p;
+
+	if (f->map[slot]) {
+		munmap(f->map[slot], f->map_len[slot]);
+		f->map[slot] = NULL;
+	}
+	p = mmap(NULL, len, rnd(f) % 2 ? PROT_READ | PROT_WRITE : prots[rnd(f) % 5],
+		 rnd(f) % 4 ? MAP_SHARED : MAP_PRIVATE, f->fd[i], off);
+	account(f, MMAP_CALL, p == MAP_FAILED ? -1 : 0);
+	if (p == MAP_FAILED)
+		return;
+	f->c->mapped++;
+	f->map[slot] = p;
+	f->map_len[slot] = len;
+	ctrl = p;
+	/* A hostile reader: any tail, behind, at or beyond the head. */
+	if (mprotect(p, len, PROT_READ | PROT_WRITE) == 0 && rnd(f) % 2)
+		__atomic_store_n(&ctrl->data_tail, rnd(f) % 2 ? rnd(f) :
+				 ctrl->data_head + (rnd(f) % 3) * 8 - 8, __ATOMIC_RELEASE);
+}
+
+static void reopen(struct fuzz *f, int i)
+{
+	int m;
+
+	for (m = 0; m < NR_MAPS; m++)
+		if (f->map[m] && rnd(f) % 2) {
+			munmap(f->map[m], f->map_len[m]);
+			f->map[m] = NULL;
+		}
+	if (f->fd[i] >= 0)
+		close(f->fd[i]);
+	f->fd[i] = open(DUNWIND_DEVICE, O_RDWR | O_CLOEXEC);
+	f->pages[i] = 0;
+}
+
+/* One random call on file @i. */
+static void one_call(struct fuzz *f, int i)
+{
+	int fd = f->fd[i];
+	struct dunwind_stats *st = (void *)f->buf;
+	unsigned int cmd;
+	struct pollfd p;
+	int ret;
+
+	switch (rnd(f) % 12) {
+	case 0: case 1:
+		do_config(f, i);
+		break;
+	case 2: case 3:
+		ret = ioctl(fd, DUNWIND_IOC_START, rnd(f) % 8 ? NULL : arg_ptr(f));
+		account(f, DUNWIND_IOC_START, ret);
+		f->c->started += !ret;
+		break;
+	case 4:
+		account(f, DUNWIND_IOC_STOP, ioctl(fd, DUNWIND_IOC_STOP, NULL));
+		break;
+	case 5:
+		st->size = (__u32)(rnd(f) % 3 ? sizeof(*st) : rnd(f) % 300);
+		account(f, DUNWIND_IOC_STATS, ioctl(fd, DUNWIND_IOC_STATS,
+						    rnd(f) % 8 ? (void *)st : arg_ptr(f)));
+		break;
+	case 6:
+		do_register(f, fd);
+		break;
+	case 7:
+		account(f, DUNWIND_IOC_TEST_NMI, ioctl(fd, DUNWIND_IOC_TEST_NMI, NULL));
+		break;
+	case 8:
+		cmd = rnd(f) % 2 ? _IO(DUNWIND_IOC_MAGIC, rnd(f) % 16) :
+		      _IOC((unsigned int)rnd(f) % 4, DUNWIND_IOC_MAGIC, rnd(f) % 16,
+			   rnd(f) % 256);
+		account(f, cmd, ioctl(fd, cmd, arg_ptr(f)));
+		break;
+	case 9: case 10:
+		do_mmap(f, i);
+		break;
+	default:
+		p = (struct pollfd){ .fd = fd, .events = POLLIN };
+		poll(&p, 1, 0);
+		ret = (int)read(fd, f->buf, 64);	/* not a documented call: any answer */
+		(void)ret;
+		break;
+	}
+}
+
+/**
+ * dw_devfuzz_run() - @iters random calls on /dev/dunwind from @seed
+ * Context: user space; opens, maps and closes the device, may sample itself.
+ * Return: 0, or -errno if the device cannot be opened.
+ */
+int dw_devfuzz_run(unsigned long long seed, unsigned long iters, struct dw_devfuzz_counts *c)
+{
+	static struct fuzz f;
+	unsigned char *guard;
+	unsigned long it;
+	size_t page;
+	int i, ret;
+
+	memset(&f, 0, sizeof(f));
+	memset(c, 0, sizeof(*c));
+	f.rnd = seed ? seed : 1;
+	f.c = c;
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	guard = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (guard == MAP_FAILED)
+		return -errno;
+	mprotect(guard + page, page, PROT_NONE);
+	f.edge = guard + page - 8;
+	for (i = 0; i < NR_FILES; i++) {
+		f.fd[i] = open(DUNWIND_DEVICE, O_RDWR | O_CLOEXEC);
+		if (f.fd[i] < 0) {
+			ret = -errno;
+			while (i--)
+				close(f.fd[i]);
+			munmap(guard, 2 * page);
+			return ret;
+		}
+	}
+	for (it = 0; it < iters; it++) {
+		i = (int)(rnd(&f) % NR_FILES);
+		if (rnd(&f) % 32 == 0 || f.fd[i] < 0)
+			reopen(&f, i);
+		if (f.fd[i] >= 0)
+			one_call(&f, i);
+	}
+	for (i = 0; i < NR_MAPS; i++)
+		if (f.map[i])
+			munmap(f.map[i], f.map_len[i]);
+	for (i = 0; i < NR_FILES; i++)
+		if (f.fd[i] >= 0)
+			close(f.fd[i]);
+	munmap(guard, 2 * page);
+	return 0;
+}
