@@ -48,11 +48,14 @@ struct dunwind_ring {
 	u64 mask;
 	u32 wakeup_bytes;
 	/*
-	 * Guards @head, @lost_reported and the order in which space is
-	 * handed out.  Taken with interrupts off; only trylock'ed in NMI.
+	 * Guards @head, @urgent_end, @lost_reported and the order in which
+	 * space is handed out.  Taken with interrupts off; only trylock'ed
+	 * in NMI.
 	 */
 	raw_spinlock_t lock;
 	u64 head;
+	u64 urgent_end;			/* end of the last MMAP record: poll()
+					   is readable until the tail passes it */
 	u64 lost_reported[DUNWIND_REC_MAX];
 	atomic64_t lost[DUNWIND_REC_MAX];	/* cumulative, [0] = total */
 	bool stopped;			/* readers drain below wakeup_bytes */

@@ -206,6 +206,7 @@ int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
 	u32 len = head_len + tail_len;
 	unsigned long flags;
 	u64 pos, avail;
+	bool urgent;
 
 	if (WARN_ON_ONCE(len != src->size || len % 8 || len > r->size / 2))
 		return -EINVAL;
@@ -230,6 +231,9 @@ int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
 	hdr = (void *)(r->data + (pos & r->mask));
 	WRITE_ONCE(hdr->type, DUNWIND_REC_BUSY);
 	r->head = pos + len;
+	urgent = src->type == DUNWIND_REC_MMAP;
+	if (urgent)
+		WRITE_ONCE(r->urgent_end, r->head);
 	/*
 	 * Publish the reservation; the BUSY type is visible before the new
 	 * head.  Pairs with the recorder's load-acquire of data_head.
@@ -245,7 +249,8 @@ int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
 	/* Commit.  Pairs with the recorder's load-acquire of hdr->type. */
 	smp_store_release(&hdr->type, src->type);
 
-	if (dunwind_ring_used(r) >= r->wakeup_bytes)
+	/* A new mapping wakes the reader at once: it may need its table. */
+	if (urgent || dunwind_ring_used(r) >= r->wakeup_bytes)
 		irq_work_queue(&r->wakeup);
 	return 0;
 }
@@ -297,7 +302,8 @@ int dunwind_ring_mmap(struct dunwind_ring *r, struct vm_area_struct *vma)
 }
 
 /**
- * dunwind_ring_poll() - readable once wakeup_bytes are unread (any, once stopped)
+ * dunwind_ring_poll() - readable once wakeup_bytes are unread, an MMAP record
+ *			 is unread, or any byte once stopped
  * @r:		ring
  * @file:	the session file
  * @pt:		poll table
@@ -309,13 +315,16 @@ __poll_t dunwind_ring_poll(struct dunwind_ring *r, struct file *file,
 			   struct poll_table_struct *pt)
 {
 	u64 head, tail, used;
+	bool urgent;
 
 	poll_wait(file, &r->wq, pt);
 	/* Our own head, not the control page's copy, which user space can write. */
 	head = READ_ONCE(r->head);
 	tail = READ_ONCE(r->ctrl->data_tail);
 	used = head - tail;
-	if (used && (used >= r->wakeup_bytes || READ_ONCE(r->stopped)))
+	/* An unread MMAP record: its end lies between the tail and the head. */
+	urgent = READ_ONCE(r->urgent_end) - tail - 1 < used;
+	if (used && (used >= r->wakeup_bytes || urgent || READ_ONCE(r->stopped)))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }

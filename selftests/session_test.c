@@ -2,7 +2,7 @@
 /*
  * session_test: what a session follows and when: threads created after
  * START, child processes (DUNWIND_CFG_CHILDREN), two sessions on one target,
- * nothing after STOP.
+ * nothing after STOP, poll() readiness.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -621,6 +621,50 @@ TEST_F_TIMEOUT(session, children_not_followed_without_the_flag, 60)
 		EXPECT_EQ(0, t.comms[k]);
 		EXPECT_EQ(0, t.exits[k]);
 	}
+}
+
+/*
+ * poll() is readable as soon as an MMAP record is unread, long before
+ * wakeup_bytes are (the recorder registers tables for new mappings): the
+ * first walks of fp_chain report its mappings.
+ */
+TEST_F_TIMEOUT(session, unread_mmap_record_makes_poll_readable, 60)
+{
+	struct dw_records r = { 0 };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_session s;
+	__u64 used = 0;
+	size_t i, mmaps = 0;
+	int ready, ret;
+
+	ret = dw_workload_start(&w, "fp_chain", NULL, 10000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start fp_chain: %s", strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, 1000);
+	cfg.ring_pages = 1024;
+	cfg.wakeup_bytes = 3 << 20;	/* about 20 s of this target's records */
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (ret) {
+		dw_workload_stop(&w);
+		ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	}
+	ret = dw_session_start(&s);
+	ready = ret ? ret : dw_session_poll(&s, 10000);
+	if (ready == 1) {
+		used = __atomic_load_n(&s.ctrl->data_head, __ATOMIC_ACQUIRE) -
+		       __atomic_load_n(&s.ctrl->data_tail, __ATOMIC_RELAXED);
+		ret = dw_records_drain(&s, &r);
+	}
+	dw_session_stop(&s);
+	dw_session_close(&s);
+	dw_workload_stop(&w);
+	ASSERT_EQ(1, ready) TH_LOG("poll: %d (%s)", ready, ready < 0 ? strerror(-ready) : "timeout");
+	ASSERT_LE(0, ret) TH_LOG("drain: %s", strerror(-ret));
+	for (i = 0; i < r.n; i++)
+		mmaps += r.v[i]->type == DUNWIND_REC_MMAP;
+	EXPECT_LT(used, (__u64)cfg.wakeup_bytes) TH_LOG("readable by the watermark, not a mapping");
+	EXPECT_GT(mmaps, 0) TH_LOG("readable without an MMAP record among %zu records", r.n);
+	dw_records_free(&r);
 }
 
 TEST_HARNESS_MAIN

@@ -46,7 +46,8 @@
  * @ring_pages:		data pages of the ring; a power of two,
  *			1..DUNWIND_MAX_RING_PAGES; 0 means DUNWIND_DEFAULT_RING_PAGES.
  * @wakeup_bytes:	poll() reports readable once this many bytes are
- *			unread; 0 means a quarter of the ring.
+ *			unread (and while an MMAP record is unread, or any
+ *			byte once stopped); 0 means a quarter of the ring.
  * @max_pending:	threads that may have a user walk pending at once;
  *			a power of two, 0 means DUNWIND_DEFAULT_PENDING.
  * @event:		what drives sampling: DUNWIND_EVENT_*, 0 (the

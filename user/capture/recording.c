@@ -20,8 +20,10 @@
 #include "util/clock.h"
 #include "util/spawn.h"
 
-#define DW_POLL_MS		10	/* ring poll while recording: new MMAP records get
-				   their tables this soon */
+#define DW_POLL_MS		250	/* longest sleep while recording: the module wakes
+				   the recorder for every MMAP record (its table)
+				   and when the ring is a quarter full; this is
+				   for --duration, -t and the progress line */
 #define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
 #define DW_FINAL_IDLE_ROUNDS	5	/* ... this many times with nothing new */
 #define DW_FINAL_MAX_MS		2000	/* and never longer than this */
@@ -194,6 +196,17 @@ int dw_record_start(struct dw_record_run *r)
 	return 0;
 }
 
+/* How long to sleep in poll(): at most DW_POLL_MS, and not past --duration. */
+static int poll_ms(const struct dw_record_run *r)
+{
+	long long left;
+
+	if (!r->o->duration_ms)
+		return DW_POLL_MS;
+	left = (long long)r->o->duration_ms - (dw_now_ms() - r->t_start);
+	return left <= 0 ? 0 : left < DW_POLL_MS ? (int)left : DW_POLL_MS;
+}
+
 /* Drain the ring until the target ends, --duration or a signal.  0, or 1 (said). */
 int dw_record_loop(struct dw_record_run *r)
 {
@@ -204,7 +217,7 @@ int dw_record_loop(struct dw_record_run *r)
 			{ .fd = r->s.fd, .events = POLLIN },
 			{ .fd = r->pidfd, .events = POLLIN },
 		};
-		int n = poll(p, r->pidfd >= 0 ? 2 : 1, DW_POLL_MS);
+		int n = poll(p, r->pidfd >= 0 ? 2 : 1, poll_ms(r));
 
 		if (n < 0 && errno != EINTR) {
 			report_file("poll", -errno);
