@@ -25,6 +25,8 @@ void dw_kips_compact(struct dw_kips *k)
 {
 	size_t i, n = 0;
 
+	if (!k->nr)
+		return;		/* nothing yet (and maybe no array) */
 	qsort(k->ips, k->nr, sizeof(*k->ips), cmp_u64);
 	for (i = 0; i < k->nr; i++)
 		if (!n || k->ips[n - 1] != k->ips[i])

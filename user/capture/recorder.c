@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A recording in progress: every record drained from the ring goes to the
- * capture file, is counted, feeds the SFrame tables (MMAP), the kernel IPs
- * and the user symbols the snapshots at the end need.
+ * capture file and is counted; MMAP records feed the SFrame tables, MMAP
+ * and COMM records the user symbol snapshot (their files are read while
+ * the processes map them).  The addresses the snapshots need are read
+ * back from the capture after the recording (capture/replay.c), not here
+ * beside the profiled program.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,14 +30,13 @@ int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
 
 	if (rec->type < DUNWIND_REC_MAX)
 		st->by_type[rec->type]++;
-	if (st->usnap)
+	if (st->usnap && (rec->type == DUNWIND_REC_MMAP || rec->type == DUNWIND_REC_COMM))
 		dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
 	switch (rec->type) {
 	case DUNWIND_REC_SAMPLE: {
 		const struct dunwind_rec_sample *s = (const void *)rec;
 
 		st->samples++;
-		dw_kips_add(&st->kips, s);
 		if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
 			st->offcpu++;
 			st->offcpu_ns += s->period;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A recording in progress: every record drained from the ring goes to the
- * capture file, is counted, feeds the SFrame tables (MMAP), the kernel IPs
- * and the user symbols the snapshots at the end need.
+ * capture file and is counted; MMAP records feed the SFrame tables, MMAP
+ * and COMM records the user symbol snapshot.  After the recording the
+ * capture is read back for the addresses the snapshots need.
  */
 #ifndef DW_RECORDER_H
 #define DW_RECORDER_H
@@ -26,7 +27,8 @@ struct dw_recorder {
 	struct dw_sframe_feed feed;
 	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
 	long long ksyms_ms;
-	/* Kernel IPs seen, for a snapshot of just the symbols they need. */
+	/* Kernel IPs seen (dw_recorder_replay()), for a snapshot of just the
+	   symbols they need. */
 	struct dw_kips kips;
 	/* User symbols of every user IP, stored at the end; NULL: none. */
 	struct dw_usnap_writer *usnap;
@@ -36,6 +38,7 @@ struct dw_recorder {
 };
 
 int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg);
+int dw_recorder_replay(struct dw_recorder *st);
 int dw_recorder_write_ksyms(struct dw_recorder *r, const char *output);
 int dw_recorder_write_usyms(struct dw_recorder *r, const char *output);
 

@@ -272,6 +272,13 @@ int dw_record_finish(struct dw_record_run *r, int ret)
 	const struct dw_record_opts *o = r->o;
 	int err;
 
+	/* The addresses the snapshots need, now that the program is gone. */
+	if ((!o->no_ksyms || r->st.usnap) && !ret) {
+		err = dw_recorder_replay(&r->st);
+		if (err)
+			fprintf(stderr, "dunwind: reading %s back for its symbols: %s: the "
+				"snapshots may lack some\n", o->output, strerror(-err));
+	}
 	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
 	if (!o->no_ksyms && !ret)
 		ret = dw_recorder_write_ksyms(&r->st, o->output);

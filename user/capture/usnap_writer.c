@@ -192,11 +192,13 @@ static void addrs_add(struct dw_usnap_writer *c, const struct us_addr *a)
 }
 
 /**
- * dw_usnap_collect() - take in one record as the ring gives it
+ * dw_usnap_collect() - take in one record
  * @c:		collector
  * @rec:	a record that passed dunwind_rec_check()
  *
- * Context: user space.  An MMAP record reads its file (once per file).
+ * Context: user space.  MMAP and COMM records as the ring gives them: an
+ * MMAP record reads its file (once per file) while the process maps it.
+ * A USER_STACK any time after the MMAP records before it (by time).
  * Return: 0, or -ENOMEM (the snapshot will be left out).
  */
 int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header *rec)

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * After a recording: read its capture back to gather the kernel IPs and
+ * the user addresses the symbol snapshots need.  Done while recording,
+ * that work ran once per record beside the profiled program (in exact
+ * mode about 1,400 instructions per sample of its time); done here it
+ * runs once the program is gone.  The file is read in chunks, so a long
+ * recording is never held in memory whole, and every record is checked
+ * again: the file is input like any other.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "capture/recorder.h"
+
+#define REPLAY_BUF	(1024 * 1024)	/* bytes read at a time */
+
+/* Feed the collectors the records whole in @buf; bytes taken, or -EPROTO. */
+static long replay_records(struct dw_recorder *st, const unsigned char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	while (len - pos >= sizeof(struct dunwind_rec_header)) {
+		const struct dunwind_rec_header *rec = (const void *)(buf + pos);
+
+		if (rec->size < sizeof(*rec) || rec->size % 8)
+			return -EPROTO;
+		if (rec->size > len - pos)
+			break;
+		if (dunwind_rec_check(rec, rec->size))
+			return -EPROTO;
+		if (rec->type == DUNWIND_REC_SAMPLE)
+			dw_kips_add(&st->kips, (const void *)rec);
+		else if (rec->type == DUNWIND_REC_USER_STACK && st->usnap)
+			dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
+		pos += rec->size;
+	}
+	return (long)pos;
+}
+
+/* Read and feed @left bytes of records from @fd.  0 or -errno. */
+static int replay_fd(struct dw_recorder *st, int fd, __u64 left, unsigned char *buf)
+{
+	size_t have = 0;
+
+	while (left) {
+		size_t want = REPLAY_BUF - have < left ? REPLAY_BUF - have : (size_t)left;
+		ssize_t n = read(fd, buf + have, want);
+		long used;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -EIO;		/* the file is shorter than written */
+		left -= (size_t)n;
+		have += (size_t)n;
+		used = replay_records(st, buf, have);
+		if (used < 0)
+			return (int)used;
+		if (!used && have == REPLAY_BUF)
+			return -EPROTO;		/* no record fits a chunk */
+		have -= (size_t)used;
+		memmove(buf, buf + used, have);
+	}
+	return have ? -EPROTO : 0;
+}
+
+/**
+ * dw_recorder_replay() - gather the snapshots' addresses from the capture
+ * @st:		the recording, its capture flushed and not yet closed
+ *
+ * Feeds every SAMPLE's kernel IPs to @st->kips and every USER_STACK to
+ * @st->usnap (when there is one); the MMAP and COMM records went to
+ * @st->usnap while recording, when their files could still be read.
+ *
+ * Context: user space, blocking I/O; after the recording.
+ * Return: 0, -ENOMEM, or -errno (-EIO, -EPROTO: the file changed under
+ * us) reading the capture back; on failure @st->kips says failed (then
+ * the kernel snapshot holds every symbol).
+ */
+int dw_recorder_replay(struct dw_recorder *st)
+{
+	unsigned char *buf;
+	int fd, err;
+
+	err = dw_capture_flush(&st->w);
+	if (err)
+		goto fail;
+	fd = open(st->w.path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	buf = malloc(REPLAY_BUF);
+	if (!buf) {
+		err = -ENOMEM;
+		goto fail_close;
+	}
+	if (lseek(fd, sizeof(st->w.hdr), SEEK_SET) < 0)
+		err = -errno;
+	else
+		err = replay_fd(st, fd, st->w.hdr.record_bytes, buf);
+	free(buf);
+fail_close:
+	close(fd);
+	if (!err)
+		return 0;
+fail:
+	st->kips.failed = 1;
+	return err;
+}
