@@ -278,8 +278,8 @@ enum dunwind_counter {
 	DW_CNT_SFRAME_FRAMES,
 	DW_CNT_HANDLER_NS,
 	DW_CNT_WALK_NS,
-	DW_CNT_FP_NS,
-	DW_CNT_SFRAME_NS,
+	DW_CNT_FP_CYCLES,		/* TSC cycles: dunwind_cycles_ns() */
+	DW_CNT_SFRAME_CYCLES,
 	DW_CNT_PENDING_FULL,
 	DW_CNT_THREADS,
 	DW_CNT_OFFCPU,
@@ -410,6 +410,7 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 /* kmod/walk.c: the deferred user walk. */
 void dunwind_walk_work(struct callback_head *work);
 int dunwind_walk_emit_exited(struct dunwind_session *s, u64 cookie, u8 stop);
+u64 dunwind_cycles_ns(u64 cycles);
 void dunwind_walk_end_session(struct dunwind_session *s);
 void dunwind_walk_drain(struct dunwind_session *s);
 

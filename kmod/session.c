@@ -660,8 +660,8 @@ int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 	st.sframe_frames = atomic64_read(&s->cnt[DW_CNT_SFRAME_FRAMES]);
 	st.handler_ns = atomic64_read(&s->cnt[DW_CNT_HANDLER_NS]);
 	st.walk_ns = atomic64_read(&s->cnt[DW_CNT_WALK_NS]);
-	st.fp_ns = atomic64_read(&s->cnt[DW_CNT_FP_NS]);
-	st.sframe_ns = atomic64_read(&s->cnt[DW_CNT_SFRAME_NS]);
+	st.fp_ns = dunwind_cycles_ns(atomic64_read(&s->cnt[DW_CNT_FP_CYCLES]));
+	st.sframe_ns = dunwind_cycles_ns(atomic64_read(&s->cnt[DW_CNT_SFRAME_CYCLES]));
 	st.pending_full = atomic64_read(&s->cnt[DW_CNT_PENDING_FULL]);
 	st.threads = atomic64_read(&s->cnt[DW_CNT_THREADS]);
 	st.offcpu_samples = atomic64_read(&s->cnt[DW_CNT_OFFCPU]);

@@ -4,6 +4,7 @@
  * way back to user space, where user memory may be read and may fault:
  * one walk per cookie, emitting one USER_STACK.
  */
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -16,6 +17,7 @@
 #include <linux/uaccess.h>
 #include <linux/sched/signal.h>
 #include <asm/sigcontext.h>
+#include <asm/tsc.h>
 #include <asm/ucontext.h>
 #include <asm/unistd.h>
 #include <linux/auxvec.h>
@@ -444,12 +446,34 @@ static void dunwind_unwind_next(struct dunwind_unwind *st)
 		dunwind_unwind_step(st);
 }
 
-/* Walk from the user registers saved at kernel entry, frame by frame. */
+/**
+ * dunwind_cycles_ns() - TSC cycles counted by the walk as nanoseconds
+ * @cycles:	a sum of get_cycles() differences
+ *
+ * Context: any.
+ * Return: @cycles in ns at the boot CPU's TSC rate; 0 if it is unknown.
+ */
+u64 dunwind_cycles_ns(u64 cycles)
+{
+	return tsc_khz ? mul_u64_u32_div(cycles, NSEC_PER_MSEC, tsc_khz) : 0;
+}
+
+/* Cycles since @c0, 0 if the TSC went back (a move to another CPU). */
+static u64 dunwind_cycles_since(u64 c0, u64 now)
+{
+	return (s64)(now - c0) > 0 ? now - c0 : 0;
+}
+
+/*
+ * Walk from the user registers saved at kernel entry, frame by frame.
+ * Each frame is timed with the TSC, which is one instruction to read
+ * where local_clock() is dozens (a deep walk read it twice per frame).
+ */
 static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 				struct dunwind_walk *w)
 {
 	struct dunwind_unwind st;
-	u64 t0 = local_clock();
+	u64 c0 = get_cycles(), now;
 
 	might_fault();
 	w->stop = DUNWIND_STOP_MAX_DEPTH;
@@ -462,14 +486,15 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 		}
 		w->ips[w->nr++] = st.ip;
 		w->methods |= st.method;
+		now = get_cycles();
 		if (st.method == DUNWIND_UNWIND_FP) {
 			w->nr_fp++;
-			dunwind_count(s, DW_CNT_FP_NS, local_clock() - t0);
+			dunwind_count(s, DW_CNT_FP_CYCLES, dunwind_cycles_since(c0, now));
 		} else if (st.method == DUNWIND_UNWIND_SFRAME) {
 			w->nr_sframe++;
-			dunwind_count(s, DW_CNT_SFRAME_NS, local_clock() - t0);
+			dunwind_count(s, DW_CNT_SFRAME_CYCLES, dunwind_cycles_since(c0, now));
 		}
-		t0 = local_clock();
+		c0 = now;
 	}
 	if (st.done)
 		w->stop = st.stop;
