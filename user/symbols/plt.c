@@ -9,6 +9,22 @@
 
 #include "symbols/plt.h"
 
+/*
+ * An IRELATIVE slot (libc calling its own memcpy) has no symbol: its addend
+ * is the IFUNC resolver, which the function's own symbol points to.
+ */
+static const char *ifunc_name(Elf *elf, Elf_Data *sd, GElf_Shdr *ssh, GElf_Addr resolver)
+{
+	size_t i, n = ssh->sh_entsize ? ssh->sh_size / ssh->sh_entsize : 0;
+	GElf_Sym sym;
+
+	for (i = 1; i < n; i++)
+		if (gelf_getsym(sd, (int)i, &sym) && sym.st_value == resolver &&
+		    GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC)
+			return elf_strptr(elf, ssh->sh_link, sym.st_name);
+	return NULL;
+}
+
 /* The symbols .rela.plt relocates, in order, as "name@plt". */
 static int read_plt_names(struct dw_plt *p, Elf *elf, Elf_Scn *rela, GElf_Shdr *rsh)
 {
@@ -30,10 +46,15 @@ static int read_plt_names(struct dw_plt *p, Elf *elf, Elf_Scn *rela, GElf_Shdr *
 		GElf_Sym sym;
 		const char *name;
 
-		if (!gelf_getrela(rd, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
-		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym))
+		if (!gelf_getrela(rd, (int)i, &r))
 			continue;
-		name = elf_strptr(elf, ssh.sh_link, sym.st_name);
+		if (!GELF_R_SYM(r.r_info))
+			name = GELF_R_TYPE(r.r_info) == R_X86_64_IRELATIVE ?
+			       ifunc_name(elf, sd, &ssh, (GElf_Addr)r.r_addend) : NULL;
+		else if (gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym))
+			name = elf_strptr(elf, ssh.sh_link, sym.st_name);
+		else
+			continue;
 		if (name && *name && asprintf(&p->names[i], "%s@plt", name) < 0)
 			p->names[i] = NULL;
 	}
@@ -69,6 +90,7 @@ static void read_plt(struct dw_plt *p, Dwfl_Module *mod)
 			/* Entry 0 is the resolver's: entry k is relocation k - 1. */
 			p->sec[0] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
 							 sh.sh_entsize ? sh.sh_entsize : 16, 1 };
+			p->lazy = elf_getdata(scn, NULL);
 		} else if (!strcmp(name, ".plt.sec") && sh.sh_type == SHT_PROGBITS) {
 			p->sec[1] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
 							 sh.sh_entsize ? sh.sh_entsize : 16, 0 };
@@ -76,6 +98,32 @@ static void read_plt(struct dw_plt *p, Dwfl_Module *mod)
 	}
 	if (!rela || read_plt_names(p, elf, rela, &rsh))
 		memset(p->sec, 0, sizeof(p->sec));
+}
+
+/*
+ * The .rela.plt index that lazy stub @k of .plt pushes (push imm32 after
+ * "jmp *GOT(%rip)", or after endbr64 with .plt.sec): an IRELATIVE slot is
+ * not where its stub is (libc), the pushed index always is. -1: none.
+ */
+static int64_t pushed_index(const struct dw_plt *p, uint64_t k)
+{
+	const struct dw_plt_sec *s = &p->sec[0];
+	const unsigned char *e;
+	uint32_t idx;
+	int at;
+
+	if (!p->lazy || !p->lazy->d_buf || s->entsize < 16 ||
+	    k >= p->lazy->d_size / s->entsize)
+		return -1;
+	e = (const unsigned char *)p->lazy->d_buf + k * s->entsize;
+	if (e[0] == 0xff && e[1] == 0x25 && e[6] == 0x68)
+		at = 7;
+	else if (e[0] == 0xf3 && e[1] == 0x0f && e[2] == 0x1e && e[3] == 0xfa && e[4] == 0x68)
+		at = 5;
+	else
+		return -1;
+	memcpy(&idx, e + at, sizeof(idx));
+	return idx < p->nr_names ? (int64_t)idx : -1;
 }
 
 /**
@@ -96,14 +144,18 @@ void dw_plt_resolve(struct dw_plt *p, Dwfl_Module *mod, uint64_t vaddr, struct d
 	for (i = 0; i < 2; i++) {
 		const struct dw_plt_sec *s = &p->sec[i];
 		uint64_t k;
+		int64_t r;
 
 		if (!s->size || vaddr < s->start || vaddr - s->start >= s->size)
 			continue;
 		k = (vaddr - s->start) / s->entsize;
-		if (k < s->first || k - s->first >= p->nr_names ||
-		    !p->names[k - s->first])
+		/* .plt.sec's entry k goes with .plt's lazy stub k + 1. */
+		r = pushed_index(p, k + 1 - s->first);
+		if (r < 0)
+			r = (int64_t)k - (int64_t)s->first;
+		if (r < 0 || (uint64_t)r >= p->nr_names || !p->names[r])
 			return;
-		res->name = p->names[k - s->first];
+		res->name = p->names[r];
 		res->start = s->start + k * s->entsize;
 		res->size = s->entsize;
 		res->off = vaddr - res->start;
@@ -122,5 +174,6 @@ void dw_plt_free(struct dw_plt *p)
 	p->names = NULL;
 	p->nr_names = 0;
 	memset(p->sec, 0, sizeof(p->sec));
+	p->lazy = NULL;
 	p->read = 0;
 }

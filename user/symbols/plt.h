@@ -15,6 +15,7 @@ struct dw_plt {
 	struct dw_plt_sec { uint64_t start, size, entsize; size_t first; } sec[2];
 	char **names;			/* by .rela.plt index; NULL: no symbol */
 	size_t nr_names;
+	Elf_Data *lazy;			/* .plt's bytes: each stub pushes its index */
 };
 
 void dw_plt_resolve(struct dw_plt *p, Dwfl_Module *mod, uint64_t vaddr, struct dw_symres *res);

@@ -425,6 +425,40 @@ TEST(a_plt_stub_is_named_func_at_plt)
 	dw_dso_cache_free();
 }
 
+/*
+ * libc's own calls to its IFUNCs (memcpy) go through IRELATIVE PLT slots
+ * that are not in stub order: "*ABS*+0xRESOLVER@plt" to objdump, the
+ * IFUNC symbol at RESOLVER to us ("memcpy@plt").
+ */
+TEST(an_irelative_plt_stub_is_named_after_its_ifunc)
+{
+	char path[PATH_MAX + 64], name[256] = "";
+	unsigned long long stub = 0;
+	struct dw_symres r;
+	struct dw_dso *d;
+	FILE *f;
+
+	NEED_BUILT();
+	if (sh("libc=$(ldd /bin/sh | sed -n 's/.*libc\\.so\\.6 => \\([^ ]*\\) .*/\\1/p') && "
+	       "objdump -d -j .plt $libc | sed -n 's/^\\([0-9a-f]*\\) <\\*ABS\\*+0x\\([0-9a-f]*\\)@plt>:/\\1 \\2/p' |"
+	       " head -n 1 >irel.stub && read a r <irel.stub && "
+	       "readelf -sW $libc | awk -v r=$(printf %016x 0x$r) '$2 == r && $4 == \"IFUNC\" "
+	       "{ sub(/@.*/, \"\", $8); print \"'$a' \" $8 \"@plt\"; exit }' >irel.txt && "
+	       "[ -s irel.txt ] && echo $libc >>irel.txt"))
+		SKIP(return, "no libc stub that objdump names *ABS*+0x...@plt");
+	snprintf(path, sizeof(path), "%s/irel.txt", dir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(3, fscanf(f, "%llx %255s %4095s", &stub, name, path));
+	fclose(f);
+	d = dw_dso_get(path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, dw_dso_resolve(d, stub + 4, 0, &r));
+	EXPECT_STREQ(name, r.name);
+	EXPECT_EQ(stub, r.start);
+	dw_dso_cache_free();
+}
+
 /* The recorded build-id is another: stale, nothing named, not misattributed. */
 FIXTURE(other_id) {
 	char path[PATH_MAX + 64];
