@@ -51,6 +51,7 @@ struct dw_dso {
 	size_t build_id_size;
 	int stale;
 	struct dw_plt plt;		/* PLT stubs, read on first need */
+	struct dw_fdes fdes;		/* FDE starts, read on first need */
 };
 
 static struct dw_dso *cache;
@@ -156,6 +157,7 @@ static void hex(char *out, const unsigned char *id, size_t n)
 static void close_dwfl(struct dw_dso *d)
 {
 	dw_plt_free(&d->plt);
+	dw_dwarf_fdes_free(&d->fdes);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	d->dwfl = NULL;
@@ -455,7 +457,7 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 	} else {
 		dw_plt_resolve(&d->plt, d->mod, vaddr, res);
 		if (!res->name)
-			dw_dwarf_fde(d->mod, d->bias, addr, res);
+			dw_dwarf_fde(d->mod, &d->fdes, d->bias, addr, res);
 	}
 	if (flags & DW_DSO_SRC)
 		dw_dwarf_src(d->mod, addr, res);

@@ -5,8 +5,10 @@
  * range of the CFI FDE that covers it (.eh_frame, .debug_frame).
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <stdlib.h>
 
+#include "sframe/ehframe_hdr.h"
 #include "symbols/dwarf.h"
 
 static const char *die_name(Dwarf_Die *die)
@@ -92,9 +94,70 @@ void dw_dwarf_src(Dwfl_Module *mod, Dwarf_Addr addr, struct dw_symres *res)
 		res->frames[res->nr_frames++] = (struct dw_srcframe){ NULL, file, lineno };
 }
 
+/* The last FDE start at or below @pc, and the next one (or ~0). */
+static int fde_start_of(Dwfl_Module *mod, struct dw_fdes *fdes, Dwarf_Addr pc, __u64 *start,
+			__u64 *next)
+{
+	size_t lo = 0, hi, mid;
+
+	if (!fdes->read) {
+		const __u8 *b;
+		size_t len;
+		__u64 vaddr;
+		GElf_Addr ebias;
+		Elf *elf = dwfl_module_getelf(mod, &ebias);
+
+		fdes->read = 1;
+		if (!elf || dw_ehframe_hdr_find(elf, &b, &len, &vaddr) ||
+		    dw_ehframe_hdr_starts(b, len, vaddr, &fdes->starts, &fdes->n))
+			fdes->n = 0;
+	}
+	hi = fdes->n;
+	while (lo < hi) {	/* the first start above @pc */
+		mid = lo + (hi - lo) / 2;
+		if (fdes->starts[mid] <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -ENOENT;
+	*start = fdes->starts[lo - 1];
+	*next = lo < fdes->n ? fdes->starts[lo] : ~0ULL;
+	return 0;
+}
+
+/*
+ * A CFI row covers [*start, *end): widen it to its FDE's, from the FDE
+ * starts of .eh_frame_hdr and the rows that follow up to the next FDE (a
+ * row's range is only where one CFA rule holds: a function that pushes
+ * registers has several).
+ */
+static void fde_range(Dwfl_Module *mod, struct dw_fdes *fdes, Dwarf_CFI *cfi, Dwarf_Addr pc,
+		      Dwarf_Addr *start, Dwarf_Addr *end)
+{
+	__u64 fstart, next;
+	Dwarf_Frame *f;
+	Dwarf_Addr s, e;
+	bool signal;
+
+	if (fde_start_of(mod, fdes, pc, &fstart, &next) || fstart > *start)
+		return;
+	*start = fstart;
+	while (*end < next && !dwarf_cfi_addrframe(cfi, *end, &f)) {
+		int r = dwarf_frame_info(f, &s, &e, &signal);
+
+		free(f);
+		if (r < 0 || s != *end || e <= s)
+			break;
+		*end = e;
+	}
+}
+
 /**
  * dw_dwarf_fde() - the range of the CFI FDE that covers an address
  * @mod:	the file's module
+ * @fdes:	the file's FDE starts (read here on first need)
  * @bias:	its bias (link-time address = module address - @bias)
  * @addr:	module address no symbol covers
  * @res:	@res->fde set and the range (link-time), if an FDE covers @addr
@@ -102,7 +165,8 @@ void dw_dwarf_src(Dwfl_Module *mod, Dwarf_Addr addr, struct dw_symres *res)
  * Context: user space.  .eh_frame, else .debug_frame: the compiler's own
  * idea of where the function begins and ends.
  */
-void dw_dwarf_fde(Dwfl_Module *mod, GElf_Addr bias, Dwarf_Addr addr, struct dw_symres *res)
+void dw_dwarf_fde(Dwfl_Module *mod, struct dw_fdes *fdes, GElf_Addr bias, Dwarf_Addr addr,
+		  struct dw_symres *res)
 {
 	Dwarf_Addr cbias, start, end;
 	Dwarf_Frame *frame = NULL;
@@ -116,6 +180,8 @@ void dw_dwarf_fde(Dwfl_Module *mod, GElf_Addr bias, Dwarf_Addr addr, struct dw_s
 		if (!cfi || dwarf_cfi_addrframe(cfi, addr - cbias, &frame))
 			continue;
 		if (dwarf_frame_info(frame, &start, &end, &signal) >= 0 && end > start) {
+			if (!i)
+				fde_range(mod, fdes, cfi, addr - cbias, &start, &end);
 			res->fde = 1;
 			res->start = start + cbias - bias;
 			res->size = end - start;
@@ -124,4 +190,13 @@ void dw_dwarf_fde(Dwfl_Module *mod, GElf_Addr bias, Dwarf_Addr addr, struct dw_s
 		free(frame);
 		return;
 	}
+}
+
+/* dw_dwarf_fdes_free() - forget @fdes; they are read again on next need. */
+void dw_dwarf_fdes_free(struct dw_fdes *fdes)
+{
+	free(fdes->starts);
+	fdes->starts = NULL;
+	fdes->n = 0;
+	fdes->read = 0;
 }

@@ -42,7 +42,12 @@ static const char prog_src[] =
 	"{\n"								/* 15 */
 	"\t(void)argv;\n"						/* 16 */
 	"\treturn outer(argc);\n"					/* 17 */
-	"}\n";								/* 18 */
+	"}\n"								/* 18 */
+	"\n"								/* 19 */
+	"__attribute__((noinline)) int framed(int x)\n"			/* 20 */
+	"{\n"								/* 21 */
+	"\treturn outer(x) * outer(x + 1);\n"				/* 22 */
+	"}\n";								/* 23 */
 
 static int sh(const char *cmd)
 {
@@ -100,7 +105,7 @@ static const char *base(const char *p)
 }
 
 /* Made once, before the tests (main()): prog, its debug file, stripped copies. */
-static uint64_t outer, outer_size;
+static uint64_t outer, outer_size, framed, framed_size;
 static unsigned char id[20];
 static char hex[41], not_built[128] = "not built yet";
 static int made_dir;
@@ -134,8 +139,9 @@ static void build(void)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/prog", dir);
-	if (find_sym(path, "outer", &outer, &outer_size) || !outer_size) {
-		snprintf(not_built, sizeof(not_built), "the test program has no outer");
+	if (find_sym(path, "outer", &outer, &outer_size) || !outer_size ||
+	    find_sym(path, "framed", &framed, &framed_size) || framed_size < 2) {
+		snprintf(not_built, sizeof(not_built), "the test program has no outer or framed");
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
@@ -394,6 +400,25 @@ TEST(without_debug_info_the_eh_frame_fde_gives_outers_range)
 	EXPECT_EQ(outer, r.start);
 	EXPECT_EQ(outer_size, r.size);
 	EXPECT_EQ(1, r.off);
+	dw_dso_cache_free();
+}
+
+/* framed keeps a frame pointer: several CFI rows, one FDE, one function. */
+TEST(without_debug_info_a_function_with_a_frame_is_its_whole_fde)
+{
+	char path[PATH_MAX + 64];
+	struct dw_symres r;
+	struct dw_dso *d;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
+	d = dw_dso_get(path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	dw_dso_resolve(d, framed + framed_size - 1, 0, &r);
+	EXPECT_TRUE(r.fde);
+	EXPECT_EQ(framed, r.start);
+	EXPECT_EQ(framed_size, r.size);
+	EXPECT_EQ(framed_size - 1, r.off);
 	dw_dso_cache_free();
 }
 
