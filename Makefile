@@ -81,7 +81,8 @@ check:
 	tools/check
 
 # Quietly: the demo's one screen is its own (the build log stays in out/).
-demo: deps
+demo:
+	@tools/deps
 	@mkdir -p out
 	@echo "demo: building the module, dunwind and the workloads (log: out/demo-build.log)"
 	@$(MAKE) -s -j2 module user selftests > out/demo-build.log 2>&1 || \

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * demo: a small program for 'make demo' with a few distinct call paths
- * (user-mode number crunching, sorting, and system calls), built with frame
- * pointers, that runs for SECONDS (default 2) and exits.
+ * (user-mode number crunching, sorting through libc's qsort, and system
+ * calls), built as Debian builds its programs (no frame pointers, .eh_frame
+ * only), that runs for SECONDS (default 2) and exits.
  *
  *   demo [SECONDS]
  */
