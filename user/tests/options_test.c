@@ -248,7 +248,7 @@ static int check_commands(struct __test_metadata *_metadata, int what)
 	if (!cmds)
 		return -1;
 	for (cmd = strtok_r(cmds, " \n", &save); cmd; cmd = strtok_r(NULL, " \n", &save)) {
-		char *opts = run("%s %s --list-opts", bin, cmd), *opt, *osave = NULL;
+		char *opts = run("%s %s --list-opts | head -n 1", bin, cmd), *opt, *osave = NULL;
 		char path[512], *text = NULL, *line = NULL, tn[128];
 
 		if (what == 0) {
@@ -294,6 +294,24 @@ TEST(man_pages_name_every_option_of_every_command)
 TEST(completion_names_every_option_of_every_command)
 {
 	EXPECT_GT(check_commands(_metadata, 2), 40);
+}
+
+/* After an option with a list of values (report --format), the completion offers them. */
+TEST(completion_offers_the_values_of_an_option)
+{
+	const char *bin = env_or("DUNWIND", "../out/dunwind");
+	char *vals = run("%s %s --list-opts | sed -n 's/^= .*--format: *//p'", bin, "report");
+	char *completion = read_all(env_or("DW_COMPLETION", "../out/completion/dunwind"));
+	char want[256];
+
+	ASSERT_NE(NULL, vals);
+	ASSERT_NE(NULL, completion);
+	vals[strcspn(vals, "\n")] = '\0';
+	EXPECT_NE(NULL, strstr(vals, "perf")) TH_LOG("report --list-opts: '%s'", vals);
+	snprintf(want, sizeof(want), "--format) vals=\"%s\"", vals);
+	EXPECT_NE(NULL, strstr(completion, want)) TH_LOG("no '%s' in the completion", want);
+	free(vals);
+	free(completion);
 }
 
 TEST(version_names_the_abi)

@@ -367,11 +367,15 @@ void dw_options_man(FILE *f, const struct dw_cmd_help *cmd, const char *version)
  * @f:		where
  * @cmd:	the command
  *
+ * Then one line per option that takes one of a list of values:
+ * "= -F --format: text folded ...".
+ *
  * Context: user space.
  */
 void dw_options_list(FILE *f, const struct dw_cmd_help *cmd)
 {
 	const struct dw_option *o;
+	const char *v;
 
 	for (o = cmd->options; o->type != DW_OPT_END; o++) {
 		if (o->flags & DW_OPTF_HIDDEN)
@@ -382,4 +386,19 @@ void dw_options_list(FILE *f, const struct dw_cmd_help *cmd)
 			fprintf(f, "--%s ", o->long_name);
 	}
 	fprintf(f, "-h --help\n");
+	for (o = cmd->options; o->type != DW_OPT_END; o++) {
+		if ((o->flags & DW_OPTF_HIDDEN) || !o->values || !(v = o->values()))
+			continue;
+		fputc('=', f);
+		if (o->short_name)
+			fprintf(f, " -%c", o->short_name);
+		if (o->long_name)
+			fprintf(f, " --%s", o->long_name);
+		fputc(':', f);
+		fputc(' ', f);
+		for (; *v; v++)		/* "a, b, c": the words only */
+			if (*v != ',')
+				fputc(*v, f);
+		fputc('\n', f);
+	}
 }
