@@ -385,40 +385,50 @@ TEST(without_debug_info_a_stripped_pie_names_nothing_at_outer)
 	dw_dso_cache_free();
 }
 
-TEST(without_debug_info_the_eh_frame_fde_gives_outers_range)
+/* In the stripped file without debug info, @addr is in the FDE @start+@size. */
+static void expect_fde(struct __test_metadata *_metadata, uint64_t addr, uint64_t start,
+		       uint64_t size)
 {
 	char path[PATH_MAX + 64];
 	struct dw_symres r;
 	struct dw_dso *d;
 
-	NEED_BUILT();
 	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
 	d = dw_dso_get(path, NULL, 0);
 	ASSERT_NE(NULL, d);
-	dw_dso_resolve(d, outer + 1, 0, &r);
+	dw_dso_resolve(d, addr, 0, &r);
 	EXPECT_TRUE(r.fde);
-	EXPECT_EQ(outer, r.start);
-	EXPECT_EQ(outer_size, r.size);
-	EXPECT_EQ(1, r.off);
+	EXPECT_EQ(start, r.start);
+	EXPECT_EQ(size, r.size);
+	EXPECT_EQ(addr - start, r.off);
 	dw_dso_cache_free();
+}
+
+TEST(without_debug_info_the_eh_frame_fde_gives_outers_range)
+{
+	NEED_BUILT();
+	expect_fde(_metadata, outer + 1, outer, outer_size);
 }
 
 /* framed keeps a frame pointer: several CFI rows, one FDE, one function. */
 TEST(without_debug_info_a_function_with_a_frame_is_its_whole_fde)
 {
-	char path[PATH_MAX + 64];
-	struct dw_symres r;
-	struct dw_dso *d;
-
 	NEED_BUILT();
-	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
-	d = dw_dso_get(path, NULL, 0);
+	expect_fde(_metadata, framed + framed_size - 1, framed, framed_size);
+}
+
+/* Four bytes into the PLT stub at @stub of @path: @name, from @stub. */
+static void expect_plt_stub(struct __test_metadata *_metadata, const char *path,
+			    uint64_t stub, const char *name)
+{
+	struct dw_symres r;
+	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+
 	ASSERT_NE(NULL, d);
-	dw_dso_resolve(d, framed + framed_size - 1, 0, &r);
-	EXPECT_TRUE(r.fde);
-	EXPECT_EQ(framed, r.start);
-	EXPECT_EQ(framed_size, r.size);
-	EXPECT_EQ(framed_size - 1, r.off);
+	ASSERT_EQ(0, dw_dso_resolve(d, stub + 4, 0, &r));
+	EXPECT_STREQ(name, r.name);
+	EXPECT_EQ(stub, r.start);
+	EXPECT_EQ(4, r.off);
 	dw_dso_cache_free();
 }
 
@@ -427,8 +437,6 @@ TEST(a_plt_stub_is_named_func_at_plt)
 {
 	char path[PATH_MAX + 64];
 	unsigned long long plt = 0;
-	struct dw_symres r;
-	struct dw_dso *d;
 	FILE *f;
 
 	NEED_BUILT();
@@ -441,13 +449,7 @@ TEST(a_plt_stub_is_named_func_at_plt)
 	ASSERT_EQ(1, fscanf(f, "%llx", &plt));
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/plt", dir);
-	d = dw_dso_get(path, NULL, 0);
-	ASSERT_NE(NULL, d);
-	ASSERT_EQ(0, dw_dso_resolve(d, plt + 4, 0, &r));
-	EXPECT_STREQ("puts@plt", r.name);
-	EXPECT_EQ(plt, r.start);
-	EXPECT_EQ(4, r.off);
-	dw_dso_cache_free();
+	expect_plt_stub(_metadata, path, plt, "puts@plt");
 }
 
 /*
@@ -459,8 +461,6 @@ TEST(an_irelative_plt_stub_is_named_after_its_ifunc)
 {
 	char path[PATH_MAX + 64], name[256] = "";
 	unsigned long long stub = 0;
-	struct dw_symres r;
-	struct dw_dso *d;
 	FILE *f;
 
 	NEED_BUILT();
@@ -476,12 +476,7 @@ TEST(an_irelative_plt_stub_is_named_after_its_ifunc)
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(3, fscanf(f, "%llx %255s %4095s", &stub, name, path));
 	fclose(f);
-	d = dw_dso_get(path, NULL, 0);
-	ASSERT_NE(NULL, d);
-	ASSERT_EQ(0, dw_dso_resolve(d, stub + 4, 0, &r));
-	EXPECT_STREQ(name, r.name);
-	EXPECT_EQ(stub, r.start);
-	dw_dso_cache_free();
+	expect_plt_stub(_metadata, path, stub, name);
 }
 
 /* The recorded build-id is another: stale, nothing named, not misattributed. */
