@@ -10,6 +10,10 @@
  * at CFA + offset, caller's SP = CFA); a run of such rows inside one DWARF
  * FDE becomes one SFrame FDE.  Anything else ends the run, so the PC range
  * stays uncovered and the unwinder falls back there.
+ *
+ * Code with no CFI at all, between two FDEs, gets rules from its
+ * instructions where they can be followed (gap_scan.c): the parent's side
+ * of glibc's clone()/clone3() after the syscall, crtstuff's functions.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +31,7 @@
 #include "sframe/sframe_gen.h"
 #include "sframe/cfi_rule.h"
 #include "sframe/ehframe_hdr.h"
+#include "sframe/gap_scan.h"
 #include "util/clock.h"
 #include "util/elf.h"
 #include "util/array.h"
@@ -41,6 +46,9 @@ struct gen_range {
 
 struct gen_ctx {
 	struct dw_sframe_gen_stats *st;
+	Elf *elf;
+	const __u8 *seg;		/* the bytes of the last segment read ... */
+	__u64 seg_lo, seg_hi;		/* ... at these addresses */
 	Dwarf_CFI *eh, *dbg;
 	__u64 *starts;			/* sorted DWARF FDE starts, or NULL */
 	size_t nstarts, next_idx;
@@ -56,6 +64,9 @@ struct gen_ctx {
 	int in_run;
 	__u64 run_start, run_end;
 	size_t run_row0;
+	/* The last CFI row seen ends at @prev_hi; it is a function's entry state. */
+	__u64 prev_hi;
+	int prev_entry;
 };
 
 static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sframe_enc_row *b)
@@ -186,6 +197,81 @@ static int gen_frame(struct gen_ctx *c, __u64 pc, Dwarf_Frame **f)
 	return -ENOENT;
 }
 
+/* The file's bytes at [lo, hi) of an executable PT_LOAD, or NULL. */
+static const __u8 *gen_code(struct gen_ctx *c, __u64 lo, __u64 hi)
+{
+	size_t phnum, i;
+	GElf_Phdr ph;
+	Elf_Data *d;
+
+	if (c->seg && lo >= c->seg_lo && hi <= c->seg_hi)
+		return c->seg + (lo - c->seg_lo);
+	if (elf_getphdrnum(c->elf, &phnum))
+		return NULL;
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(c->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || lo < ph.p_vaddr || hi > ph.p_vaddr + ph.p_filesz)
+			continue;
+		d = elf_getdata_rawchunk(c->elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_BYTE);
+		if (!d || d->d_size != ph.p_filesz)
+			return NULL;
+		c->seg = d->d_buf;
+		c->seg_lo = ph.p_vaddr;
+		c->seg_hi = ph.p_vaddr + ph.p_filesz;
+		return c->seg + (lo - c->seg_lo);
+	}
+	return NULL;
+}
+
+/* Rules for [lo, hi), which has no CFI, from its instructions.  Bytes covered in *@n. */
+static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
+{
+	const __u8 *code = gen_code(c, lo, hi);
+	struct dw_gap_scan gs;
+	size_t i;
+	int err;
+
+	*n = 0;
+	if (!code)
+		return 0;
+	err = dw_gap_scan(code, lo, hi, c->prev_entry && c->prev_hi == lo, &gs);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	for (i = 0; i < gs.nrows && !err; i++) {
+		const struct dw_gap_row *r = &gs.rows[i];
+
+		/* Padding between two functions: one SFrame FDE each. */
+		if (c->in_run && c->run_end != r->lo)
+			err = gen_end_run(c);
+		if (!err)
+			err = gen_add_row(c, &r->rule, r->lo, r->hi);
+		*n += r->hi - r->lo;
+		c->st->text_covered_bytes += gen_in_text(c, r->lo, r->hi);
+	}
+	if (!err)
+		err = gen_end_run(c);
+	c->st->gap_bytes += *n;
+	dw_gap_scan_free(&gs);
+	return err;
+}
+
+/* No CFI at @pc: to the next FDE, covered from the instructions if they allow. */
+static int gen_no_cfi(struct gen_ctx *c, const struct gen_range *rg, __u64 pc, __u64 *hi)
+{
+	__u64 n = 0;
+	int err = gen_end_run(c);
+
+	if (err)
+		return err;
+	/* With only .eh_frame (indexed), jump to the next FDE. */
+	*hi = c->starts && !c->dbg ? gen_next_start(c, pc, rg->hi) : pc + 1;
+	if (c->starts && !c->dbg)
+		err = gen_gap(c, pc, *hi, &n);
+	c->st->why[DW_SFRAME_GEN_NO_CFI] += *hi - pc - n;
+	c->prev_entry = 0;
+	return err;
+}
+
 /* Visit every byte of one executable range. */
 static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
 {
@@ -197,14 +283,12 @@ static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
 	int ra, err;
 
 	c->next_idx = 0;
+	c->prev_entry = 0;
 	while (pc < rg->hi) {
 		if (gen_frame(c, pc, &f)) {
-			err = gen_end_run(c);
+			err = gen_no_cfi(c, rg, pc, &hi);
 			if (err)
 				return err;
-			/* With only .eh_frame (indexed), jump to the next FDE. */
-			hi = c->starts && !c->dbg ? gen_next_start(c, pc, rg->hi) : pc + 1;
-			c->st->why[DW_SFRAME_GEN_NO_CFI] += hi - pc;
 			pc = hi;
 			continue;
 		}
@@ -231,6 +315,9 @@ static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
 			if (err)
 				return err;
 		}
+		c->prev_hi = hi;
+		c->prev_entry = g.why < 0 && !g.plt && !g.outermost && g.cfa_reg == CFI_REG_SP &&
+				g.cfa_off == 8 && !g.fp_saved;
 		if (g.why >= 0) {
 			c->st->why[g.why] += hi - lo;
 		} else {
@@ -292,7 +379,7 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 {
 	struct dw_sframe_enc_opts eo = { 0 };
 	struct gen_range rg[GEN_MAX_RANGES];
-	struct gen_ctx c = { .st = &r->stats };
+	struct gen_ctx c = { .st = &r->stats, .elf = elf };
 	Dwarf *dw = NULL;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;

@@ -51,6 +51,8 @@ enum dw_sframe_gen_why {
  * @fp_undef_bytes:	of those, bytes where CFI says FP is undefined (emitted
  *			as "FP not saved").
  * @text_covered_bytes:	covered bytes inside .text.
+ * @gap_bytes:		of the covered bytes, those without CFI whose rules
+ *			come from following their instructions (gap_scan.c).
  * @why:		uncovered executable bytes by enum dw_sframe_gen_why.
  * @dwarf_fdes:		DWARF FDEs seen (.eh_frame_hdr entries, else row runs).
  * @dwarf_rows:		DWARF CFI rows read.
@@ -67,6 +69,7 @@ struct dw_sframe_gen_stats {
 	__u64 outermost_bytes;
 	__u64 fp_undef_bytes;
 	__u64 text_covered_bytes;
+	__u64 gap_bytes;
 	__u64 why[DW_SFRAME_GEN_WHY_MAX];
 	__u64 dwarf_fdes;
 	__u64 dwarf_rows;

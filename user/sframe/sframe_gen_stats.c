@@ -57,6 +57,9 @@ void dw_sframe_gen_print_stats(FILE *f, const struct dw_sframe_gen_result *r)
 		pct(s->covered_bytes, s->exec_bytes),
 		pct(s->text_covered_bytes, s->text_bytes),
 		pct(s->cfi_bytes, s->exec_bytes));
+	if (s->gap_bytes)
+		fprintf(f, "covered without CFI: %llu bytes (their instructions followed)\n",
+			(unsigned long long)s->gap_bytes);
 	for (i = 0; i < DW_SFRAME_GEN_WHY_MAX; i++)
 		if (s->why[i])
 			fprintf(f, "uncovered: %llu bytes: %s\n", (unsigned long long)s->why[i],

@@ -69,10 +69,11 @@ static void case_make(struct gen_case *c)
 	c->nseg = t_exec_ranges(&cfi, lo, hi, 8);
 	for (i = 0; i < c->nseg; i++)
 		t_compare(&cfi, &c->t, lo[i], hi[i], c->step, &c->k);
-	printf("# %s v%u: %llu PCs checked, %llu covered (%.2f%%), table %zu bytes, "
-	       ".eh_frame %llu, %.1f ms\n", c->name, c->version, (unsigned long long)c->k.pcs,
-	       (unsigned long long)c->k.covered,
-	       c->k.pcs ? 100.0 * (double)c->k.covered / (double)c->k.pcs : 0.0, c->r.table_size,
+	printf("# %s v%u: %llu PCs checked, %llu covered (%.2f%%; %llu without CFI), "
+	       "table %zu bytes, .eh_frame %llu, %.1f ms\n", c->name, c->version,
+	       (unsigned long long)c->k.pcs, (unsigned long long)c->k.covered,
+	       c->k.pcs ? 100.0 * (double)c->k.covered / (double)c->k.pcs : 0.0,
+	       (unsigned long long)c->k.no_cfi, c->r.table_size,
 	       (unsigned long long)c->r.stats.eh_frame_size, (double)c->r.stats.gen_ns / 1e6);
 	t_cfi_close(&cfi);
 }
