@@ -121,38 +121,44 @@ TEST(sub_and_add_on_sp_move_the_height)
 	dw_gap_scan_free(&s);
 }
 
-TEST(a_ret_off_the_return_address_leaves_the_gap)
+/* Code that must leave the gap alone: each after one byte of padding. */
+FIXTURE(left_alone) {};
+FIXTURE_SETUP(left_alone) {}
+FIXTURE_TEARDOWN(left_alone) {}
+
+FIXTURE_VARIANT(left_alone) {
+	const __u8 *code;
+	size_t size;
+};
+
+/* push %rbp; ret: a ret off the return address. */
+static const __u8 ret_off[] = { 0x90, 0x55, 0xc3 };
+/* je over a push: the join has heights 8 and 16. */
+static const __u8 two_heights[] = { 0x90, 0x74, 0x01, 0x50, 0x58, 0xc3 };
+/* cpuid: not an instruction the scan knows. */
+static const __u8 unknown[] = { 0x90, 0x0f, 0xa2, 0xc3 };
+/* mov %rax,(%rsp): could overwrite the return address. */
+static const __u8 store_sp[] = { 0x90, 0x48, 0x89, 0x04, 0x24, 0xc3 };
+
+FIXTURE_VARIANT_ADD(left_alone, ret_off_the_return_address) {
+	.code = ret_off, .size = sizeof(ret_off),
+};
+FIXTURE_VARIANT_ADD(left_alone, two_heights_at_one_instruction) {
+	.code = two_heights, .size = sizeof(two_heights),
+};
+FIXTURE_VARIANT_ADD(left_alone, unknown_instruction) {
+	.code = unknown, .size = sizeof(unknown),
+};
+FIXTURE_VARIANT_ADD(left_alone, store_through_sp) {
+	.code = store_sp, .size = sizeof(store_sp),
+};
+
+TEST_F(left_alone, the_gap_gets_no_row)
 {
-	static const __u8 code[] = { 0x90, 0x55, 0xc3 };	/* push %rbp; ret */
 	struct dw_gap_scan s;
 
-	EXPECT_EQ(-ENOENT, dw_gap_scan(code, BASE, BASE + sizeof(code), 0, &s));
-}
-
-TEST(two_heights_at_one_instruction_leave_the_gap)
-{
-	/* je over a push: the join has heights 8 and 16. */
-	static const __u8 code[] = { 0x90, 0x74, 0x01, 0x50, 0x58, 0xc3 };
-	struct dw_gap_scan s;
-
-	EXPECT_EQ(-ENOENT, dw_gap_scan(code, BASE, BASE + sizeof(code), 0, &s));
-}
-
-TEST(an_unknown_instruction_leaves_the_gap)
-{
-	static const __u8 code[] = { 0x90, 0x0f, 0xa2, 0xc3 };	/* cpuid */
-	struct dw_gap_scan s;
-
-	EXPECT_EQ(-ENOENT, dw_gap_scan(code, BASE, BASE + sizeof(code), 0, &s));
-}
-
-TEST(a_store_through_sp_leaves_the_gap)
-{
-	/* mov %rax,(%rsp): could overwrite the return address. */
-	static const __u8 code[] = { 0x90, 0x48, 0x89, 0x04, 0x24, 0xc3 };
-	struct dw_gap_scan s;
-
-	EXPECT_EQ(-ENOENT, dw_gap_scan(code, BASE, BASE + sizeof(code), 0, &s));
+	EXPECT_EQ(-ENOENT, dw_gap_scan(variant->code, BASE, BASE + variant->size, 0, &s));
+	EXPECT_EQ(0, s.nrows);
 }
 
 TEST(a_load_through_sp_is_no_write)
