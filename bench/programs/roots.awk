@@ -14,6 +14,9 @@
 #   P pid comm samples=N user=N rooted=N unknown=N
 # top: the most frequent outermost frame of the stacks that did not reach
 # a root, to see why; show=N prints the first N of those stacks on stderr.
+# whys=1 adds, per reason a stack missed the root (its stop and outermost
+# frame, or the outermost frame where it ended), over all threads:
+#   W N REASON
 # A stack that ended 'exited' (the thread exited or exec'd before its walk:
 # its user stack is gone) is no user stack: it counts in exited=N.
 function flush(   i, sym, rooted) {
@@ -42,6 +45,12 @@ function flush(   i, sym, rooted) {
 	punknown[pid] += unknown
 	sym = outer
 	sub(/\+0x[0-9a-f]+$/, "", sym)
+	# An address without a symbol is shown as FILE+0xADDR: unnamed.
+	base = outerdso
+	gsub(/^\(|\)$/, "", base)
+	sub(/.*\//, "", base)
+	if (index(sym, base "+0x") == 1 || sym == base)
+		sym = "[unknown]"
 	# Stripped distribution files name few symbols: an unnamed outermost
 	# frame in a file passes on the module's word (stop END), a named one
 	# must be entry code.
@@ -61,6 +70,7 @@ function flush(   i, sym, rooted) {
 		printf "# not rooted:\n#%s\n", text > "/dev/stderr"
 	}
 	miss[key, why]++
+	allmiss[why]++
 	if (miss[key, why] > topn[key]) {
 		topn[key] = miss[key, why]
 		top[key] = why
@@ -120,4 +130,7 @@ END {
 		printf "P %s %s samples=%d user=%d rooted=%d unknown=%d exited=%d\n", p,
 			pcomm[p], psamples[p], puser[p], prooted[p], punknown[p], pexited[p]
 	}
+	if (whys)
+		for (w in allmiss)
+			printf "W %d %s\n", allmiss[w], w
 }
