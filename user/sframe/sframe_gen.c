@@ -40,19 +40,14 @@
 #define GEN_MAX_ROWS	0xffff		/* v3 FRE count per FDE */
 #define GEN_MAX_RANGES	64
 
-struct gen_range {
-	__u64 lo, hi;
-};
-
 struct gen_ctx {
 	struct dw_sframe_gen_stats *st;
 	Elf *elf;
-	const __u8 *seg;		/* the bytes of the last segment read ... */
-	__u64 seg_lo, seg_hi;		/* ... at these addresses */
+	struct dw_elf_seg seg;		/* the executable segment last read */
 	Dwarf_CFI *eh, *dbg;
 	__u64 *starts;			/* sorted DWARF FDE starts, or NULL */
 	size_t nstarts, next_idx;
-	struct gen_range text;
+	struct dw_elf_range text;
 	/* Output being built. */
 	struct dw_sframe_enc_func *funcs;
 	size_t nfuncs, cap_funcs;
@@ -197,36 +192,10 @@ static int gen_frame(struct gen_ctx *c, __u64 pc, Dwarf_Frame **f)
 	return -ENOENT;
 }
 
-/* The file's bytes at [lo, hi) of an executable PT_LOAD, or NULL. */
-static const __u8 *gen_code(struct gen_ctx *c, __u64 lo, __u64 hi)
-{
-	size_t phnum, i;
-	GElf_Phdr ph;
-	Elf_Data *d;
-
-	if (c->seg && lo >= c->seg_lo && hi <= c->seg_hi)
-		return c->seg + (lo - c->seg_lo);
-	if (elf_getphdrnum(c->elf, &phnum))
-		return NULL;
-	for (i = 0; i < phnum; i++) {
-		if (!gelf_getphdr(c->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    !(ph.p_flags & PF_X) || lo < ph.p_vaddr || hi > ph.p_vaddr + ph.p_filesz)
-			continue;
-		d = elf_getdata_rawchunk(c->elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_BYTE);
-		if (!d || d->d_size != ph.p_filesz)
-			return NULL;
-		c->seg = d->d_buf;
-		c->seg_lo = ph.p_vaddr;
-		c->seg_hi = ph.p_vaddr + ph.p_filesz;
-		return c->seg + (lo - c->seg_lo);
-	}
-	return NULL;
-}
-
 /* Rules for [lo, hi), which has no CFI, from its instructions.  Bytes covered in *@n. */
 static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 {
-	const __u8 *code = gen_code(c, lo, hi);
+	const __u8 *code = dw_elf_exec_bytes(c->elf, lo, hi, &c->seg);
 	struct dw_gap_scan gs;
 	size_t i;
 	int err;
@@ -256,7 +225,7 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 }
 
 /* No CFI at @pc: to the next FDE, covered from the instructions if they allow. */
-static int gen_no_cfi(struct gen_ctx *c, const struct gen_range *rg, __u64 pc, __u64 *hi)
+static int gen_no_cfi(struct gen_ctx *c, const struct dw_elf_range *rg, __u64 pc, __u64 *hi)
 {
 	__u64 n = 0;
 	int err = gen_end_run(c);
@@ -273,7 +242,7 @@ static int gen_no_cfi(struct gen_ctx *c, const struct gen_range *rg, __u64 pc, _
 }
 
 /* Visit every byte of one executable range. */
-static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
+static int gen_range(struct gen_ctx *c, const struct dw_elf_range *rg)
 {
 	__u64 pc = rg->lo, lo, hi;
 	struct dw_cfi_rule g;
@@ -335,50 +304,10 @@ static int gen_range(struct gen_ctx *c, const struct gen_range *rg)
 	return gen_end_run(c);
 }
 
-static int gen_cmp_range(const void *a, const void *b)
-{
-	const struct gen_range *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* Executable PT_LOAD ranges, sorted and merged; *base = lowest address. */
-static int gen_exec_ranges(Elf *elf, struct gen_range *rg, size_t *n, __u64 *base)
-{
-	size_t phnum, i, k = 0;
-	GElf_Phdr ph;
-
-	if (elf_getphdrnum(elf, &phnum))
-		return -ENOEXEC;
-	for (i = 0; i < phnum && k < GEN_MAX_RANGES; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    !(ph.p_flags & PF_X) || !ph.p_memsz || ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
-			continue;
-		rg[k].lo = ph.p_vaddr;
-		rg[k].hi = ph.p_vaddr + ph.p_memsz;
-		k++;
-	}
-	if (!k)
-		return -ENOEXEC;
-	qsort(rg, k, sizeof(*rg), gen_cmp_range);
-	for (i = 1, *n = 1; i < k; i++) {
-		struct gen_range *last = &rg[*n - 1];
-
-		if (rg[i].lo <= last->hi) {
-			if (rg[i].hi > last->hi)
-				last->hi = rg[i].hi;
-		} else {
-			rg[(*n)++] = rg[i];
-		}
-	}
-	*base = rg[0].lo;
-	return 0;
-}
-
 static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sframe_gen_result *r)
 {
 	struct dw_sframe_enc_opts eo = { 0 };
-	struct gen_range rg[GEN_MAX_RANGES];
+	struct dw_elf_range rg[GEN_MAX_RANGES];
 	struct gen_ctx c = { .st = &r->stats, .elf = elf };
 	Dwarf *dw = NULL;
 	GElf_Ehdr eh;
@@ -392,7 +321,7 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
 	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
 		return -ENOEXEC;
-	err = gen_exec_ranges(elf, rg, &nrg, &base);
+	err = dw_elf_exec_ranges(elf, rg, GEN_MAX_RANGES, &nrg, &base);
 	if (err)
 		return err;
 	for (i = 0; i < nrg; i++)
