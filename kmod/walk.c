@@ -131,6 +131,7 @@ struct dunwind_unwind {
 	bool exact;			/* @ip was interrupted, not a return address */
 	bool done;
 	bool last;			/* start() knew no caller can follow */
+	bool sigframe;			/* rule() found a signal return trampoline */
 	u8 stop;			/* enum dunwind_stop_reason, once @done */
 	u8 method;			/* DUNWIND_UNWIND_* that found this frame; 0: first */
 	unsigned long lo, hi;		/* the stack mapping that holds @sp */
@@ -188,6 +189,42 @@ static bool dunwind_unwind_is_restorer(const struct dunwind_unwind *st)
 		if (st->ip == st->restorer[i])
 			return true;
 	return false;
+}
+
+/*
+ * The x86_64 signal return trampolines of the C libraries: rt_sigreturn,
+ * "mov $15, %rax; syscall" (glibc's __restore_rt) or "mov $15, %eax;
+ * syscall".  None changes SP, so SP is at the ucontext at each of their
+ * instructions, as for a handler's return address into them.
+ */
+static const u8 dunwind_sigreturn_q[] = { 0x48, 0xc7, 0xc0, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+static const u8 dunwind_sigreturn_l[] = { 0xb8, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+
+static bool dunwind_unwind_code_is(unsigned long at, const u8 *code, size_t len)
+{
+	u8 buf[sizeof(dunwind_sigreturn_q)];
+
+	return !copy_from_user(buf, (const void __user *)at, len) && !memcmp(buf, code, len);
+}
+
+/*
+ * Is the frame at @st in a signal return trampoline that is no handled
+ * signal's sa_restorer now (the handler was reset since), or interrupted
+ * in one (an exact IP: the handler had just returned)?  Read from the
+ * code, only where no table has a rule (the trampolines' CFI is a signal
+ * frame's, which SFrame does not describe).
+ * Context: task_work of current (may fault).
+ */
+static bool dunwind_unwind_at_sigreturn(const struct dunwind_unwind *st)
+{
+	const size_t q = sizeof(dunwind_sigreturn_q), l = sizeof(dunwind_sigreturn_l);
+
+	if (dunwind_unwind_code_is(st->ip, dunwind_sigreturn_q, q) ||
+	    dunwind_unwind_code_is(st->ip, dunwind_sigreturn_l, l))
+		return true;
+	/* Interrupted at the syscall, the mov done. */
+	return st->exact && (dunwind_unwind_code_is(st->ip - (q - 2), dunwind_sigreturn_q, q) ||
+			     dunwind_unwind_code_is(st->ip - (l - 2), dunwind_sigreturn_l, l));
 }
 
 /* An entry of the auxiliary vector; 0 if none. */
@@ -271,6 +308,7 @@ static bool dunwind_unwind_signal(struct dunwind_unwind *st)
 	st->sp = sc.sp;
 	st->fp = sc.bp;
 	st->exact = true;
+	st->sigframe = false;
 	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi))
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
 	st->method = 0;
@@ -281,7 +319,8 @@ static bool dunwind_unwind_signal(struct dunwind_unwind *st)
  * The rule that recovers the caller of the frame at @st: SFrame (the
  * file's own or a registered table) where it covers the IP; frame pointers
  * for code in a mapping that has no table at all.  Return: true with
- * *@rule and @st->method set, or false with the walk ended.
+ * *@rule and @st->method set, or false with the walk ended or, with
+ * @st->sigframe set, at a signal return trampoline.
  */
 static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule *rule)
 {
@@ -304,6 +343,11 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 	}
 	if (dunwind_unwind_at_entry(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_END);
+	/* A table without a row: a signal trampoline's CFI, or none. */
+	if (ret == -ENODATA && dunwind_unwind_at_sigreturn(st)) {
+		st->sigframe = true;
+		return false;
+	}
 	/* The file has a table, but not for this code: nothing recovers it. */
 	if (ret == -ENODATA)
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
@@ -328,7 +372,7 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	unsigned long cfa, lo_addr, frame[2], ra, fp;
 
 	if (!dunwind_unwind_rule(st, &rule))
-		return false;
+		return st->sigframe && dunwind_unwind_signal(st);
 	cfa = (rule.cfa_fp ? st->fp : st->sp) + (long)rule.cfa_off;
 	if (cfa & (sizeof(long) - 1) || cfa <= st->sp || cfa > st->hi)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
