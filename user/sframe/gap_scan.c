@@ -14,8 +14,10 @@
  * An entry is where the height is known: 8 (the return address only) at a
  * function's first instruction, which is taken to be the first instruction
  * after alignment padding (a run of nops or int3), or the gap's first
- * byte when the caller knows the code before it ends with that same state
- * (CFA = SP + 8, FP not saved) and so both readings agree.  Every path is
+ * byte when the caller knows it is one: the start of an executable
+ * section (.init's _init, .fini's _fini), or code that the code before
+ * may run on into but whose CFI ends with that same state (CFA = SP + 8,
+ * FP not saved) so that both readings agree.  Every path is
  * followed from each entry.  The gap is left alone (-ENOENT) at the first
  * instruction outside the list below, an instruction reached with two
  * states, a ret whose height is not 8, a write to SP other than the known
@@ -190,18 +192,20 @@ static int gap_rows(const struct gap_walk *w, __u64 lo, struct dw_gap_scan *out)
  * dw_gap_scan() - rules for the code of [lo, hi), which has no CFI
  * @code:	its bytes
  * @lo, @hi:	its addresses
- * @fallthrough: the code just before @lo may run on into it, and its CFI
- *		at its end says CFA = SP + 8, FP not saved
+ * @entry:	the gap's first byte is a function's entry: the start of an
+ *		executable section (no code runs on into another section), or
+ *		the code before it may run on into it but its CFI ends with
+ *		CFA = SP + 8, FP not saved, the same state
  * @out:	set: the rows (none if the gap is left alone)
  *
  * Context: user space.
  * Return: 0 with @out set; -ENOENT if the gap is left alone (see the head
  * of this file); -ENOMEM.
  */
-int dw_gap_scan(const __u8 *code, __u64 lo, __u64 hi, int fallthrough,
+int dw_gap_scan(const __u8 *code, __u64 lo, __u64 hi, int entry,
 		struct dw_gap_scan *out)
 {
-	static const struct gap_state entry = { .h = 8 };
+	static const struct gap_state at_entry = { .h = 8 };
 	struct gap_walk w = { .code = code, .size = hi - lo };
 	size_t at;
 	int err = -ENOENT, nop;
@@ -215,12 +219,12 @@ int dw_gap_scan(const __u8 *code, __u64 lo, __u64 hi, int fallthrough,
 		err = -ENOMEM;
 		goto out;
 	}
-	/* Real code at @lo is entered from the code before it only if that agrees. */
-	if (dw_gap_insn_len(code, w.size, &nop) < 0 || (!nop && !fallthrough))
+	/* Real code at @lo: an entry only if the caller knows it is one. */
+	if (dw_gap_insn_len(code, w.size, &nop) < 0 || (!nop && !entry))
 		goto out;
 	for (at = nop ? gap_next_entry(&w, 0, 0) : 0; at < w.size;
 	     at = gap_next_entry(&w, at, 0)) {
-		if (gap_reach(&w, at, &entry) || gap_follow(&w))
+		if (gap_reach(&w, at, &at_entry) || gap_follow(&w))
 			goto out;
 	}
 	err = gap_rows(&w, lo, out);

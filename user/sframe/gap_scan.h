@@ -29,7 +29,7 @@ struct dw_gap_scan {
 	size_t nrows;
 };
 
-int dw_gap_scan(const __u8 *code, __u64 lo, __u64 hi, int fallthrough,
+int dw_gap_scan(const __u8 *code, __u64 lo, __u64 hi, int entry,
 		struct dw_gap_scan *out);
 void dw_gap_scan_free(struct dw_gap_scan *s);
 

@@ -192,6 +192,19 @@ static int gen_frame(struct gen_ctx *c, __u64 pc, Dwarf_Frame **f)
 	return -ENOENT;
 }
 
+/* Is @pc the start of an executable section (a function's entry)? */
+static int gen_is_section_start(const struct gen_ctx *c, __u64 pc)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(c->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size && sh.sh_addr == pc)
+			return 1;
+	return 0;
+}
+
 /* Rules for [lo, hi), which has no CFI, from its instructions.  Bytes covered in *@n. */
 static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 {
@@ -203,7 +216,8 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 	*n = 0;
 	if (!code)
 		return 0;
-	err = dw_gap_scan(code, lo, hi, c->prev_entry && c->prev_hi == lo, &gs);
+	err = dw_gap_scan(code, lo, hi,
+			  (c->prev_entry && c->prev_hi == lo) || gen_is_section_start(c, lo), &gs);
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	for (i = 0; i < gs.nrows && !err; i++) {
