@@ -93,9 +93,29 @@ enum {
 	DUNWIND_SLOT_DONE,		/* the walk answered it */
 };
 
+/*
+ * A sample that interrupted user mode, kept for its walk to write as one
+ * SAMPLE_STACK (DUNWIND_CFG_SAMPLE_STACK) rather than written as a SAMPLE.
+ */
+struct dunwind_stash {
+	u64 time;
+	u64 user_ip;
+	u64 period;
+	u32 cpu;
+	u32 flags;
+};
+
 struct dunwind_pending_slot {
 	struct task_struct *task;	/* owner; NULL when free (cmpxchg) */
 	atomic_t state;			/* DUNWIND_SLOT_* */
+	/*
+	 * 1 while @stash holds the cookie's first sample, unwritten.  Set
+	 * before the slot is QUEUED; taken (xchg to 0) by whoever writes it:
+	 * the cookie's answer (one SAMPLE_STACK), or a second sample of the
+	 * stay (a SAMPLE, before its own).
+	 */
+	atomic_t stashed;
+	struct dunwind_stash stash;
 	u64 cookie;
 	u64 exec_id;			/* task's self_exec_id at the sample */
 	struct dunwind_session *session;
@@ -407,9 +427,16 @@ void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *
 			     struct pt_regs *regs);
 u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags);
 
+/* kmod/sample_stack.c: a sample and its user stack in one record. */
+void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pending_slot *slot,
+				struct task_struct *task);
+int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending_slot *slot,
+			       const struct dunwind_rec_user_stack *us, const u64 *ips);
+
 /* kmod/walk.c: the deferred user walk. */
 void dunwind_walk_work(struct callback_head *work);
-int dunwind_walk_emit_exited(struct dunwind_session *s, u64 cookie, u8 stop);
+int dunwind_walk_emit_exited(struct dunwind_session *s, struct dunwind_pending_slot *slot,
+			     u64 cookie, u8 stop);
 u64 dunwind_cycles_ns(u64 cycles);
 void dunwind_walk_end_session(struct dunwind_session *s);
 void dunwind_walk_drain(struct dunwind_session *s);

@@ -116,6 +116,7 @@ struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
 void dunwind_pending_release(struct dunwind_pending_slot *slot)
 {
 	atomic_set(&slot->state, DUNWIND_SLOT_FREE);
+	atomic_set(&slot->stashed, 0);	/* every answer took it; a sample stays no longer */
 	/* Pairs with the cmpxchg in dunwind_pending_claim(). */
 	smp_store_release(&slot->task, NULL);
 }

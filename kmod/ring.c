@@ -179,6 +179,13 @@ static void dunwind_ring_flush_lost(struct dunwind_ring *r, u64 avail, u32 need)
 
 static void dunwind_ring_drop(struct dunwind_ring *r, u32 type)
 {
+	/* A SAMPLE_STACK is a SAMPLE and a USER_STACK to those who count. */
+	if (type == DUNWIND_REC_SAMPLE_STACK) {
+		atomic64_add(2, &r->lost[0]);
+		atomic64_inc(&r->lost[DUNWIND_REC_SAMPLE]);
+		atomic64_inc(&r->lost[DUNWIND_REC_USER_STACK]);
+		return;
+	}
 	atomic64_inc(&r->lost[0]);
 	atomic64_inc(&r->lost[type < DUNWIND_REC_MAX ? type : 0]);
 }

@@ -138,7 +138,8 @@ static bool dunwind_queue_walk(struct dunwind_pending_slot *slot, int mode)
 	if (!task_work_add(slot->task, &slot->work, mode))
 		return true;
 	if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_DONE)) {
-		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
+		slot->stash.flags |= DUNWIND_SAMPLE_EXITING;
+		dunwind_walk_emit_exited(s, slot, cookie, DUNWIND_STOP_EXITED);
 		dunwind_count(s, DW_CNT_WALKS, 1);
 	}
 	dunwind_pending_release(slot);
@@ -165,21 +166,14 @@ static void dunwind_nmi_bounce(struct irq_work *iw)
 	dunwind_queue_walk(container_of(iw, struct dunwind_pending_slot, bounce), TWA_RESUME);
 }
 
-/**
- * dunwind_sample_cookie() - the cookie for @task's user part
- * @s:		session
- * @task:	current (overflow handler), or a target thread not running
- *		anywhere: being switched in here (kmod/offcpu.c), or blocked
- *		once the session's handlers and probes are gone (STOP)
- * @flags:	DUNWIND_SAMPLE_* to add to when there is no user part
- *
- * The pending one if a walk is queued for this stay in the kernel, else a
- * new one with a walk queued now.
- *
- * Context: hardirq or NMI (current), the sched_switch tracepoint, or ioctl.
- * Return: the cookie, or 0 with @flags saying why there is no user part.
+/*
+ * dunwind_sample_cookie_stash() - dunwind_sample_cookie(), and with
+ * @stash, keep the sample in a new cookie's slot for its walk to write
+ * (*@stashed set: the caller writes no SAMPLE).
  */
-u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags)
+static u64 dunwind_sample_cookie_stash(struct dunwind_session *s, struct task_struct *task,
+				       u32 *flags, const struct dunwind_stash *stash,
+				       bool *stashed)
 {
 	struct dunwind_pending_slot *slot;
 	u64 cookie;
@@ -197,6 +191,8 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 			*flags |= DUNWIND_SAMPLE_NO_USER;
 			return 0;
 		}
+		/* The cookie is shared from now on: its first sample is a SAMPLE. */
+		dunwind_sample_stash_flush(s, slot, task);
 		return slot->cookie;
 	}
 
@@ -208,7 +204,7 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 		cookie = dunwind_new_cookie();
 		*flags |= DUNWIND_SAMPLE_EXITING;
 		dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
-		dunwind_walk_emit_exited(s, cookie, DUNWIND_STOP_EXITED);
+		dunwind_walk_emit_exited(s, NULL, cookie, DUNWIND_STOP_EXITED);
 		dunwind_count(s, DW_CNT_WALKS, 1);
 		return cookie;
 	}
@@ -233,7 +229,15 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 	__module_get(THIS_MODULE);
 	atomic_inc(&s->nr_queued);
 	dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
-	/* The cookie is owed.  Pairs with the cmpxchg of STOP/close and walk. */
+	if (stash) {
+		slot->stash = *stash;
+		atomic_set(&slot->stashed, 1);
+		*stashed = true;
+	}
+	/*
+	 * The cookie is owed (and the stash set).  Pairs with the cmpxchg of
+	 * STOP/close and walk.
+	 */
 	atomic_set_release(&slot->state, DUNWIND_SLOT_QUEUED);
 	if (in_nmi() && DUNWIND_NMI_BOUNCE) {
 		/* 6.1: no task_work from NMI; add it from an irq_work. */
@@ -244,6 +248,27 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 		*flags |= DUNWIND_SAMPLE_EXITING;
 	}
 	return cookie;
+}
+
+/**
+ * dunwind_sample_cookie() - the cookie for @task's user part
+ * @s:		session
+ * @task:	current (overflow handler), or a target thread not running
+ *		anywhere: being switched in here (kmod/offcpu.c), or blocked
+ *		once the session's handlers and probes are gone (STOP)
+ * @flags:	DUNWIND_SAMPLE_* to add to when there is no user part
+ *
+ * The pending one if a walk is queued for this stay in the kernel, else a
+ * new one with a walk queued now.
+ *
+ * Context: hardirq or NMI (current), the sched_switch tracepoint, or ioctl.
+ * Return: the cookie, or 0 with @flags saying why there is no user part.
+ */
+u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags)
+{
+	bool stashed = false;
+
+	return dunwind_sample_cookie_stash(s, task, flags, NULL, &stashed);
 }
 
 /*
@@ -257,6 +282,8 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs *regs)
 {
 	struct dunwind_rec_sample rec = {};
+	struct dunwind_stash stash, *want = NULL;
+	bool stashed = false;
 	u64 t0 = local_clock();
 	struct dunwind_scratch *sc;
 	unsigned int nr = 0;
@@ -288,12 +315,22 @@ static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs
 		if (!(current->flags & DUNWIND_PF_NO_USER) && current->mm)
 			rec.user_ip = task_pt_regs(current)->ip;
 	}
-	rec.cookie = dunwind_sample_cookie(s, current, &rec.flags);
+	if ((rec.flags & DUNWIND_SAMPLE_USER_MODE) && (s->cfg.flags & DUNWIND_CFG_SAMPLE_STACK)) {
+		stash.time = rec.time;
+		stash.user_ip = rec.user_ip;
+		stash.period = rec.period;
+		stash.cpu = rec.cpu;
+		stash.flags = rec.flags;
+		want = &stash;
+	}
+	rec.cookie = dunwind_sample_cookie_stash(s, current, &rec.flags, want, &stashed);
 	if (!rec.cookie)
 		dunwind_count(s, DW_CNT_SAMPLES_NO_USER, 1);
 	rec.nr_kernel = nr;
 	rec.hdr.size = dunwind_rec_sample_size(nr);
-	dunwind_ring_write(&s->ring, &rec, sizeof(rec), sc->ips[lvl], nr * sizeof(u64));
+	/* A stashed sample is its walk's to write (kmod/sample_stack.c). */
+	if (!stashed)
+		dunwind_ring_write(&s->ring, &rec, sizeof(rec), sc->ips[lvl], nr * sizeof(u64));
 
 	sc->busy[lvl] = 0;
 	dunwind_count(s, DW_CNT_SAMPLES, 1);

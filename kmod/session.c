@@ -116,6 +116,9 @@ static int dunwind_config_check(struct dunwind_config *c)
 		     dunwind_rec_sample_size(c->max_kernel_frames),
 		     dunwind_rec_mmap_size(DUNWIND_MMAP_PATH_MAX - 1)))
 		return -EINVAL;
+	if ((c->flags & DUNWIND_CFG_SAMPLE_STACK) && ((u64)c->ring_pages << PAGE_SHIFT) <
+	    2 * dunwind_rec_sample_stack_max(c->max_user_frames))
+		return -EINVAL;
 	return 0;
 }
 

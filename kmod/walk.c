@@ -55,8 +55,12 @@ static int dunwind_walk_grow(struct dunwind_walk *w)
 	return 0;
 }
 
-static int dunwind_walk_record(struct dunwind_session *s, u64 cookie,
-			       const struct dunwind_walk *w)
+/*
+ * The answer to @cookie: a USER_STACK, or with the cookie's first sample
+ * still stashed in @slot (DUNWIND_CFG_SAMPLE_STACK), one SAMPLE_STACK.
+ */
+static int dunwind_walk_record(struct dunwind_session *s, struct dunwind_pending_slot *slot,
+			       u64 cookie, const struct dunwind_walk *w)
 {
 	struct dunwind_rec_user_stack rec = {};
 
@@ -71,6 +75,9 @@ static int dunwind_walk_record(struct dunwind_session *s, u64 cookie,
 	rec.stop = w->stop;
 	rec.nr_fp = w->nr_fp;
 	rec.nr_sframe = w->nr_sframe;
+	/* Full barrier: the stash was written before @stashed was set. */
+	if (slot && atomic_xchg(&slot->stashed, 0))
+		return dunwind_sample_stack_write(s, slot, &rec, w->ips);
 	return dunwind_ring_write(&s->ring, &rec, sizeof(rec), w->ips, w->nr * sizeof(u64));
 }
 
@@ -78,17 +85,20 @@ static int dunwind_walk_record(struct dunwind_session *s, u64 cookie,
  * dunwind_walk_emit_exited() - USER_STACK with no frames for a thread that
  * will not return to user space
  * @s:		session
+ * @slot:	the cookie's pending slot (its stashed sample is written
+ *		too), or NULL
  * @cookie:	the sample's cookie
  * @stop:	DUNWIND_STOP_EXITED, DUNWIND_STOP_NO_MM or DUNWIND_STOP_SESSION
  *
  * Context: any, including NMI.
  * Return: 0, or -ENOSPC if the record was dropped (counted as lost).
  */
-int dunwind_walk_emit_exited(struct dunwind_session *s, u64 cookie, u8 stop)
+int dunwind_walk_emit_exited(struct dunwind_session *s, struct dunwind_pending_slot *slot,
+			     u64 cookie, u8 stop)
 {
 	struct dunwind_walk w = { .stop = stop };
 
-	return dunwind_walk_record(s, cookie, &w);
+	return dunwind_walk_record(s, slot, cookie, &w);
 }
 
 /* Bounds of the stack mapping that contains @sp: [*lo, *hi). */
@@ -548,8 +558,9 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 	dunwind_mmap_report(s, &st.memo, w->ips, w->nr);
 }
 
-static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id)
+static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_slot *slot)
 {
+	u64 cookie = slot->cookie, exec_id = slot->exec_id;
 	struct dunwind_walk w = { .max = s->cfg.max_user_frames };
 	u64 small[DUNWIND_WALK_SMALL], t0 = local_clock();
 
@@ -563,7 +574,7 @@ static void dunwind_walk_user(struct dunwind_session *s, u64 cookie, u64 exec_id
 		w.cap = min_t(unsigned int, w.max, ARRAY_SIZE(small));
 		dunwind_walk_frames(s, task_pt_regs(current), &w);
 	}
-	dunwind_walk_record(s, cookie, &w);
+	dunwind_walk_record(s, slot, cookie, &w);
 	dunwind_count(s, DW_CNT_WALKS, 1);
 	dunwind_count(s, DW_CNT_USER_FRAMES, w.nr);
 	dunwind_count(s, DW_CNT_WALK_NS, local_clock() - t0);
@@ -589,7 +600,7 @@ void dunwind_walk_work(struct callback_head *work)
 
 	down_read(&s->walk_sem);
 	if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_WALKING)) {
-		dunwind_walk_user(s, slot->cookie, slot->exec_id);
+		dunwind_walk_user(s, slot);
 		atomic_set(&slot->state, DUNWIND_SLOT_DONE);
 	}
 	up_read(&s->walk_sem);
@@ -632,7 +643,7 @@ void dunwind_walk_end_session(struct dunwind_session *s)
 			irq_work_sync(&slot->bounce);
 		/* Full barrier on success: @cookie was set before QUEUED. */
 		if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_ANSWERED)) {
-			dunwind_walk_emit_exited(s, slot->cookie, DUNWIND_STOP_SESSION);
+			dunwind_walk_emit_exited(s, slot, slot->cookie, DUNWIND_STOP_SESSION);
 			dunwind_count(s, DW_CNT_WALKS, 1);
 		}
 		if (!(i & 1023))

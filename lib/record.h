@@ -8,6 +8,7 @@
 #define DUNWIND_LIB_RECORD_H
 
 #include <linux/dunwind.h>
+#include "ipcode.h"
 
 static inline __u32 dunwind_rec_sample_size(__u32 nr_kernel)
 {
@@ -17,6 +18,33 @@ static inline __u32 dunwind_rec_sample_size(__u32 nr_kernel)
 static inline __u32 dunwind_rec_user_stack_size(__u32 nr)
 {
 	return sizeof(struct dunwind_rec_user_stack) + nr * sizeof(__u64);
+}
+
+/* @ips_len: bytes of the coded IPs. */
+static inline __u32 dunwind_rec_sample_stack_size(__u32 ips_len)
+{
+	return sizeof(struct dunwind_rec_sample_stack) + ((ips_len + 7) & ~7U);
+}
+
+/* The largest SAMPLE_STACK of @nr IPs. */
+static inline __u32 dunwind_rec_sample_stack_max(__u32 nr)
+{
+	return dunwind_rec_sample_stack_size(nr * DUNWIND_IPCODE_MAX);
+}
+
+/* The IPs of a SAMPLE_STACK: exactly @nr, then fewer than 8 zero bytes. */
+static inline int dunwind_rec_sample_stack_check(const struct dunwind_rec_sample_stack *ss)
+{
+	__u32 len = ss->hdr.size - sizeof(*ss);
+	int used = dunwind_ipcode_decode(ss->ips, len, (__u64 *)0, ss->nr);
+	__u32 i;
+
+	if (used < 0 || len - (__u32)used >= 8)
+		return -22;
+	for (i = (__u32)used; i < len; i++)
+		if (ss->ips[i])
+			return -22;
+	return 0;
 }
 
 /* @path_len: bytes of the path without its NUL. */
@@ -57,6 +85,14 @@ static inline int dunwind_rec_check(const struct dunwind_rec_header *rec, __u64 
 		    (__u32)u->nr_fp + u->nr_sframe > u->nr)
 			return -22;
 		return 0;
+	}
+	case DUNWIND_REC_SAMPLE_STACK: {
+		const struct dunwind_rec_sample_stack *ss = (const void *)rec;
+
+		if (rec->size < sizeof(*ss) || ss->nr > DUNWIND_MAX_USER_FRAMES ||
+		    ss->stop >= DUNWIND_STOP_MAX || (__u32)ss->nr_fp + ss->nr_sframe > ss->nr)
+			return -22;
+		return dunwind_rec_sample_stack_check(ss);
 	}
 	case DUNWIND_REC_LOST:
 		return rec->size == sizeof(struct dunwind_rec_lost) ? 0 : -22;

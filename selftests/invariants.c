@@ -20,7 +20,10 @@ static int key_cmp(const void *a, const void *b)
 	return x->cookie < y->cookie ? -1 : x->cookie > y->cookie;
 }
 
-/* The USER_STACKs' cookies and times, sorted by cookie; NULL on no memory. */
+/*
+ * The cookies and times of the USER_STACKs and SAMPLE_STACKs (a cookie's
+ * answer is one or the other), sorted by cookie; NULL on no memory.
+ */
 static struct stack_key *stack_keys(const struct dunwind_rec_header *const *v, size_t n,
 				    struct dw_invariants *inv)
 {
@@ -31,7 +34,16 @@ static struct stack_key *stack_keys(const struct dunwind_rec_header *const *v, s
 		return NULL;
 	for (i = 0; i < n; i++) {
 		const struct dunwind_rec_user_stack *u = (const void *)v[i];
+		const struct dunwind_rec_sample_stack *ss = (const void *)v[i];
 
+		if (v[i]->type == DUNWIND_REC_SAMPLE_STACK) {
+			inv->sample_stacks++;
+			k[inv->stacks].cookie = ss->cookie;
+			k[inv->stacks++].time = ss->time;
+			if (ss->stop < DUNWIND_STOP_MAX)
+				inv->stops[ss->stop]++;
+			continue;
+		}
 		if (v[i]->type != DUNWIND_REC_USER_STACK)
 			continue;
 		k[inv->stacks].cookie = u->cookie;
@@ -69,6 +81,12 @@ int dw_invariants_scan(const struct dunwind_rec_header *const *v, size_t n,
 		if (v[i]->type == DUNWIND_REC_LOST) {
 			for (j = 0; j < 8; j++)
 				inv->lost[j] += ((const struct dunwind_rec_lost *)v[i])->lost[j];
+			continue;
+		}
+		/* A SAMPLE_STACK's sample: its cookie's answer is itself. */
+		if (v[i]->type == DUNWIND_REC_SAMPLE_STACK) {
+			inv->samples++;
+			inv->samples_cookie++;
 			continue;
 		}
 		if (v[i]->type != DUNWIND_REC_SAMPLE)

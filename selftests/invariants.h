@@ -2,7 +2,8 @@
 /*
  * What must hold after any session, however it was loaded (stress_test):
  * every SAMPLE with a cookie has exactly one USER_STACK, and the module's
- * memory is gone after close.  Fast enough for 10^5 records.
+ * memory is gone after close.  A SAMPLE_STACK counts as a SAMPLE and as
+ * the USER_STACK of its cookie.  Fast enough for 10^5 records.
  */
 #ifndef DW_SELFTEST_INVARIANTS_H
 #define DW_SELFTEST_INVARIANTS_H
@@ -12,10 +13,11 @@
 #include "records.h"
 
 struct dw_invariants {
-	size_t samples;			/* SAMPLE records */
+	size_t samples;			/* SAMPLE and SAMPLE_STACK records */
 	size_t samples_cookie;		/* of those, with a cookie */
 	size_t no_stack;		/* of those, with no USER_STACK */
-	size_t stacks;			/* USER_STACK records */
+	size_t stacks;			/* USER_STACK and SAMPLE_STACK records */
+	size_t sample_stacks;		/* SAMPLE_STACK records */
 	size_t dup_cookies;		/* cookies with more than one USER_STACK */
 	size_t stops[DUNWIND_STOP_MAX];	/* USER_STACKs by stop reason */
 	__u64 lost[8];			/* sum of the LOST records */

@@ -47,6 +47,10 @@ static int add_record(const struct dunwind_rec_header *rec, void *arg)
 		r->nr_samples++;
 	else if (rec->type == DUNWIND_REC_USER_STACK)
 		r->nr_stacks++;
+	if (rec->type == DUNWIND_REC_SAMPLE_STACK) {
+		r->nr_samples++;
+		r->nr_stacks++;
+	}
 	return 0;
 }
 

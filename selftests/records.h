@@ -12,7 +12,7 @@ struct dw_records {
 	struct dunwind_rec_header **v;	/* in ring order */
 	size_t n, cap;
 	__u64 lost;			/* sum of lost[0] of LOST records */
-	size_t nr_samples, nr_stacks;
+	size_t nr_samples, nr_stacks;	/* a SAMPLE_STACK counts in both */
 };
 
 /* A session config for @pid (or @tid when @pid is 0) at @freq Hz, the rest default. */

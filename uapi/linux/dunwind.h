@@ -137,9 +137,17 @@ enum dunwind_event {
  * CPUs brought online during the session are not sampled.
  */
 #define DUNWIND_CFG_SYSTEM_WIDE		(1U << 4)
+/*
+ * One record for a sample and its stack where one suffices: a sample that
+ * interrupted user mode and is the only one of its cookie comes as one
+ * DUNWIND_REC_SAMPLE_STACK, written by its walk, instead of a SAMPLE and
+ * a USER_STACK.  Other samples keep the two records.  The ring must then
+ * hold two of the largest SAMPLE_STACK records as well.
+ */
+#define DUNWIND_CFG_SAMPLE_STACK	(1U << 5)
 #define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY | DUNWIND_CFG_ENABLE_ON_EXEC | \
 					 DUNWIND_CFG_CHILDREN | DUNWIND_CFG_OFF_CPU | \
-					 DUNWIND_CFG_SYSTEM_WIDE)
+					 DUNWIND_CFG_SYSTEM_WIDE | DUNWIND_CFG_SAMPLE_STACK)
 /* dunwind_config.cpus_size: 4096 CPUs. */
 #define DUNWIND_MAX_CPUS_SIZE		512
 
@@ -366,9 +374,9 @@ struct dunwind_rec_header {
  * from the scheduler's caller (__schedule); @user_ip is the user IP at
  * kernel entry.
  *
- * Every sample with a non-zero cookie has exactly one USER_STACK with the
- * same cookie in the ring (before or after it), unless it was lost (then
- * a LOST record counts it).  Samples taken during one stay of a thread in
+ * Every sample with a non-zero cookie has exactly one USER_STACK (or
+ * SAMPLE_STACK, below) with the same cookie in the ring (before or after
+ * it), unless it was lost (then a LOST record counts it).  Samples taken during one stay of a thread in
  * the kernel share one cookie; cookies are never reused.
  *
  * DUNWIND_REC_USER_STACK: the user stack for one cookie, written at the
@@ -437,6 +445,40 @@ struct dunwind_rec_header {
  *		__u32 pid, tid;		// the new or exiting thread
  *		__u32 ppid, ptid;	// FORK: the creating thread; EXIT: 0
  *	};
+ *
+ * DUNWIND_REC_SAMPLE_STACK (with DUNWIND_CFG_SAMPLE_STACK): a SAMPLE and
+ * the USER_STACK of its cookie in one record, written by the walk at the
+ * return to user space, for a sample that interrupted user mode (so it
+ * has no kernel IPs) while no other sample shares its cookie.  A later
+ * sample of the same stay in the kernel (taken during the walk) comes as
+ * a SAMPLE with the same cookie, answered by this record's stack; an
+ * earlier one turns the first into a SAMPLE as well, and the walk writes
+ * a USER_STACK.
+ *
+ *	struct dunwind_rec_sample_stack {
+ *		struct dunwind_rec_header hdr;
+ *		__u64 cookie;
+ *		__u64 time;		// the sample's, as in SAMPLE
+ *		__u32 pid, tid;
+ *		__u32 cpu;
+ *		__u32 flags;		// DUNWIND_SAMPLE_*, USER_MODE set
+ *		__u64 period;
+ *		__u16 nr;		// user IPs coded in @ips
+ *		__u8  methods;		// as in USER_STACK
+ *		__u8  stop;
+ *		__u16 nr_fp;
+ *		__u16 nr_sframe;
+ *		__u8  ips[];		// nr IPs, each the zigzag LEB128 of its
+ *					// difference from the IP before (the
+ *					// first: from 0), then zero padding to
+ *					// a multiple of 8 (at most 7 bytes)
+ *	};
+ *
+ * The user IP at the sample is the first IP.  Zigzag: a difference d is
+ * coded as (d << 1) ^ (d >> 63) (arithmetic shift); LEB128: 7 bits a
+ * byte, least significant first, the top bit set on every byte but the
+ * last; at most DUNWIND_IPCODE_MAX bytes an IP.  A dropped SAMPLE_STACK
+ * counts in lost[] as one SAMPLE and one USER_STACK (2 in lost[0]).
  */
 enum dunwind_rec_type {
 	DUNWIND_REC_BUSY	= 0,
@@ -448,6 +490,8 @@ enum dunwind_rec_type {
 	DUNWIND_REC_FORK	= 6,
 	DUNWIND_REC_EXIT	= 7,
 	DUNWIND_REC_MAX		= 8,	/* lost[] has this many slots */
+	/* Not below DUNWIND_REC_MAX: lost[] counts it as SAMPLE + USER_STACK. */
+	DUNWIND_REC_SAMPLE_STACK = 8,
 };
 
 struct dunwind_rec_sample {
@@ -506,6 +550,26 @@ struct dunwind_rec_user_stack {
 	__u16 nr_sframe;
 	__u64 ips[];
 };
+
+struct dunwind_rec_sample_stack {
+	struct dunwind_rec_header hdr;
+	__u64 cookie;
+	__u64 time;
+	__u32 pid;
+	__u32 tid;
+	__u32 cpu;
+	__u32 flags;
+	__u64 period;
+	__u16 nr;
+	__u8 methods;
+	__u8 stop;
+	__u16 nr_fp;
+	__u16 nr_sframe;
+	__u8 ips[];
+};
+
+/* Bytes one IP of a SAMPLE_STACK can take. */
+#define DUNWIND_IPCODE_MAX	10
 
 #define DUNWIND_UNWIND_FP	(1U << 0)
 #define DUNWIND_UNWIND_SFRAME	(1U << 1)
@@ -588,6 +652,7 @@ __DUNWIND_ASSERT(sizeof(struct dunwind_rec_header) == 8, "header");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_sample) == 64, "sample");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_user_stack) == 40, "user_stack");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_lost) == 80, "lost");
+__DUNWIND_ASSERT(sizeof(struct dunwind_rec_sample_stack) == 56, "sample_stack");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_mmap) == 88, "mmap");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_comm) == 40, "comm");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_task) == 32, "task");

@@ -61,6 +61,31 @@ static inline struct dunwind_rec_header *mk_stack(union rec_buf *b, __u64 cookie
 	return &u->hdr;
 }
 
+/* A SAMPLE_STACK of a user-mode sample with the @nr user IPs at @ips. */
+static inline struct dunwind_rec_header *mk_sample_stack(union rec_buf *b, __u64 cookie,
+							 __u64 time, __u32 pid, __u32 tid,
+							 const __u64 *ips, __u32 nr)
+{
+	struct dunwind_rec_sample_stack *ss = (void *)b;
+	__u32 len;
+
+	memset(b, 0, sizeof(*b));
+	len = dunwind_ipcode_encode(ss->ips, ips, nr);
+	ss->hdr.type = DUNWIND_REC_SAMPLE_STACK;
+	ss->hdr.size = (__u16)dunwind_rec_sample_stack_size(len);
+	ss->cookie = cookie;
+	ss->time = time;
+	ss->pid = pid;
+	ss->tid = tid;
+	ss->cpu = 1;
+	ss->flags = DUNWIND_SAMPLE_USER_MODE;
+	ss->period = 1001001;
+	ss->nr = (__u16)nr;
+	ss->methods = DUNWIND_UNWIND_FP;
+	ss->nr_fp = (__u16)nr;
+	return &ss->hdr;
+}
+
 static inline struct dunwind_rec_header *mk_lost(union rec_buf *b, __u64 samples, __u64 stacks)
 {
 	struct dunwind_rec_lost *l = &b->lost;

@@ -200,6 +200,97 @@ TEST(fp_and_sframe_counts_cannot_wrap_around)
 	EXPECT_NE(0, dunwind_rec_check(r, r->size));
 }
 
+/* Samples with their stack (SAMPLE_STACK) */
+
+static const __u64 chain_ips[] = {
+	0x55d0c0001234, 0x55d0c0001300, 0x55d0c00012a0, 0x7f3a1c029d90,
+	0x7f3a1c029e40, 0x55d0c0001095, 0xffffffffffffffffull, 0,
+};
+#define CHAIN_NR	(sizeof(chain_ips) / sizeof(chain_ips[0]))
+
+TEST(a_sample_stack_is_valid)
+{
+	struct dunwind_rec_header *r = mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, CHAIN_NR);
+
+	EXPECT_EQ(0, dunwind_rec_check(r, r->size));
+}
+
+TEST(a_sample_stacks_ips_decode_to_what_was_coded)
+{
+	const struct dunwind_rec_sample_stack *ss = (const void *)&b;
+	__u64 got[CHAIN_NR];
+	unsigned int i;
+
+	mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, CHAIN_NR);
+	ASSERT_LT(0, dunwind_ipcode_decode(ss->ips, ss->hdr.size - sizeof(*ss), got, CHAIN_NR));
+	for (i = 0; i < CHAIN_NR; i++)
+		EXPECT_EQ(chain_ips[i], got[i]);
+}
+
+TEST(near_ips_take_a_few_bytes_each)
+{
+	/* 56 bytes, then 6 + 2 + 2 bytes for three IPs of one file: 72. */
+	EXPECT_EQ(72, mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, 3)->size);
+}
+
+TEST(a_sample_stack_without_ips_is_56_bytes)
+{
+	EXPECT_EQ(56, mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, 0)->size);
+}
+
+TEST(a_sample_stack_claiming_more_ips_than_it_holds_is_refused)
+{
+	struct dunwind_rec_header *r = mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, 3);
+
+	((struct dunwind_rec_sample_stack *)r)->nr = 20;
+	EXPECT_NE(0, dunwind_rec_check(r, r->size));
+}
+
+TEST(a_sample_stack_with_an_ip_that_never_ends_is_refused)
+{
+	struct dunwind_rec_header *r = mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, 1);
+	struct dunwind_rec_sample_stack *ss = (void *)r;
+
+	r->size = 56 + 16;
+	memset(ss->ips, 0xff, 16);
+	EXPECT_NE(0, dunwind_rec_check(r, r->size));
+}
+
+TEST(a_sample_stack_with_non_zero_padding_is_refused)
+{
+	struct dunwind_rec_header *r = mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, 3);
+
+	((struct dunwind_rec_sample_stack *)r)->ips[15] = 1;
+	EXPECT_NE(0, dunwind_rec_check(r, r->size));
+}
+
+TEST(a_sample_stack_with_8_bytes_of_padding_is_refused)
+{
+	struct dunwind_rec_header *r = mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, 3);
+
+	r->size += 8;
+	EXPECT_NE(0, dunwind_rec_check(r, r->size));
+}
+
+TEST(a_sample_stack_with_more_fp_frames_than_ips_is_refused)
+{
+	struct dunwind_rec_header *r = mk_sample_stack(&b, 7, 1, 3, 4, chain_ips, 3);
+
+	((struct dunwind_rec_sample_stack *)r)->nr_fp = 4;
+	EXPECT_NE(0, dunwind_rec_check(r, r->size));
+}
+
+TEST(the_largest_sample_stack_fits_its_bound)
+{
+	static __u64 far[DUNWIND_MAX_USER_FRAMES];
+	unsigned int i;
+
+	for (i = 0; i < DUNWIND_MAX_USER_FRAMES; i++)
+		far[i] = i % 2 ? 0 : ~0ull;
+	EXPECT_GE(dunwind_rec_sample_stack_max(DUNWIND_MAX_USER_FRAMES),
+		  mk_sample_stack(&b, 7, 1, 3, 4, far, DUNWIND_MAX_USER_FRAMES)->size);
+}
+
 /* LOST and unknown records */
 
 TEST(a_lost_record_is_valid_and_80_bytes)
