@@ -226,7 +226,7 @@ static int read_records(struct dw_prof *p, struct dw_capture_reader *r, struct d
 	int e = 0;
 
 	while (!e && (rec = dw_capture_next_any(r))) {
-		if (rec->type >= DUNWIND_REC_MAX) {
+		if (rec->type >= DUNWIND_REC_MAX && rec->type != DUNWIND_REC_SAMPLE_STACK) {
 			if (rec->type == DW_REC_KSYMS)
 				e = dw_ksnap_add(snap, rec);
 			else if (rec->type == DW_REC_USYMS)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stitching: join each SAMPLE with the USER_STACK of the same cookie.
+ * A SAMPLE_STACK is both, and answers later SAMPLEs of its cookie too.
  *
  * The two arrive in either order (a sample taken in user mode may be
  * written after the walk it triggered when CPUs race; usually the stack
@@ -139,12 +140,54 @@ static int add_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
 	return 0;
 }
 
+/*
+ * A SAMPLE_STACK: its sample and its stack, taken in as the SAMPLE and
+ * USER_STACK it stands for (the stack's time is the sample's).
+ */
+static int add_sample_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
+{
+	const struct dunwind_rec_sample_stack *ss = (const void *)rec;
+	struct {
+		struct dunwind_rec_user_stack u;
+		__u64 ips[DUNWIND_MAX_USER_FRAMES];
+	} stack = {};
+	struct dunwind_rec_sample s = {};
+	int err;
+
+	s.hdr.type = DUNWIND_REC_SAMPLE;
+	s.hdr.size = (__u16)dunwind_rec_sample_size(0);
+	s.cookie = ss->cookie;
+	s.time = ss->time;
+	s.pid = ss->pid;
+	s.tid = ss->tid;
+	s.cpu = ss->cpu;
+	s.flags = ss->flags;
+	s.period = ss->period;
+	if (dunwind_ipcode_decode(ss->ips, rec->size - sizeof(*ss), stack.ips, ss->nr) < 0)
+		return -EINVAL;
+	s.user_ip = ss->nr ? stack.ips[0] : 0;
+	stack.u.hdr.type = DUNWIND_REC_USER_STACK;
+	stack.u.hdr.size = (__u16)dunwind_rec_user_stack_size(ss->nr);
+	stack.u.cookie = ss->cookie;
+	stack.u.time = ss->time;
+	stack.u.pid = ss->pid;
+	stack.u.tid = ss->tid;
+	stack.u.nr = ss->nr;
+	stack.u.methods = ss->methods;
+	stack.u.stop = ss->stop;
+	stack.u.nr_fp = ss->nr_fp;
+	stack.u.nr_sframe = ss->nr_sframe;
+	err = add_sample(st, &s.hdr);
+	return err ? err : add_stack(st, &stack.u.hdr);
+}
+
 /**
  * dw_stitch_add() - take in one record
  * @st:		stitcher
  * @rec:	a record that passed dunwind_rec_check(); copied
  *
- * Context: user space.  SAMPLE and USER_STACK records are kept; LOST
+ * Context: user space.  SAMPLE and USER_STACK records are kept, and a
+ * SAMPLE_STACK as the two it stands for; LOST
  * records are added to the lost counts; other types are ignored.
  * Return: 0; -EINVAL if @rec is malformed; -ENOMEM.
  */
@@ -159,6 +202,8 @@ int dw_stitch_add(struct dw_stitch *st, const struct dunwind_rec_header *rec)
 		return add_sample(st, rec);
 	case DUNWIND_REC_USER_STACK:
 		return add_stack(st, rec);
+	case DUNWIND_REC_SAMPLE_STACK:
+		return add_sample_stack(st, rec);
 	case DUNWIND_REC_LOST: {
 		const struct dunwind_rec_lost *l = (const void *)rec;
 

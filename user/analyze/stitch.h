@@ -8,8 +8,8 @@
 struct dw_stitch;
 
 struct dw_stitch_counts {
-	unsigned long samples;		/* SAMPLE records seen */
-	unsigned long user_stacks;	/* USER_STACK records seen */
+	unsigned long samples;		/* SAMPLE (and SAMPLE_STACK) records seen */
+	unsigned long user_stacks;	/* USER_STACK (and SAMPLE_STACK) records seen */
 	unsigned long joined;		/* samples that got their user stack */
 	unsigned long no_user;		/* samples with cookie 0 */
 	unsigned long missing;		/* cookie != 0 but no USER_STACK came */

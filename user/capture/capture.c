@@ -87,7 +87,7 @@ int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 
 	memset(w, 0, sizeof(*w));
 	memcpy(w->hdr.magic, DW_CAPTURE_MAGIC, sizeof(w->hdr.magic));
-	w->hdr.version = DW_CAPTURE_VERSION;
+	w->hdr.version = cfg && (cfg->flags & DUNWIND_CFG_SAMPLE_STACK) ? 2 : 1;
 	w->hdr.header_size = sizeof(w->hdr);
 	w->hdr.endian = DW_CAPTURE_ENDIAN;
 	w->hdr.page_size = ps > 0 ? (__u32)ps : 4096;
@@ -219,6 +219,8 @@ static const char *type_name(__u32 type)
 		return "sample";
 	case DUNWIND_REC_USER_STACK:
 		return "user stack";
+	case DUNWIND_REC_SAMPLE_STACK:
+		return "sample with its stack";
 	case DUNWIND_REC_LOST:
 		return "lost";
 	case DUNWIND_REC_MMAP:
@@ -440,7 +442,7 @@ const struct dunwind_rec_header *dw_capture_next(struct dw_capture_reader *r)
 
 		r->pos += rec->size;
 		/* Every type below DUNWIND_REC_MAX is known (BUSY was refused). */
-		if (rec->type < DUNWIND_REC_MAX)
+		if (rec->type < DUNWIND_REC_MAX || rec->type == DUNWIND_REC_SAMPLE_STACK)
 			return rec;
 		r->skipped++;
 	}

@@ -11,7 +11,12 @@
 #include <linux/dunwind.h>
 
 #define DW_CAPTURE_MAGIC	"DUNWCAP"	/* 8 bytes with the NUL */
-#define DW_CAPTURE_VERSION	1
+/*
+ * 2: records may be SAMPLE_STACKs (DUNWIND_CFG_SAMPLE_STACK), which a
+ * version-1 reader would skip, losing their samples.  Captures without
+ * them are still written as version 1.
+ */
+#define DW_CAPTURE_VERSION	2
 #define DW_CAPTURE_ENDIAN	0x01020304U
 #define DW_CAPTURE_HEADER_MAX	4096		/* readers refuse larger headers */
 
@@ -19,7 +24,7 @@
  * On-disk header, native byte order (see @endian), 128 bytes in version 1.
  *
  * @magic:		"DUNWCAP\0".
- * @version:		DW_CAPTURE_VERSION.
+ * @version:		1, or 2 with DUNWIND_CFG_SAMPLE_STACK in @config_flags.
  * @header_size:	bytes from the start of the file to the first record;
  *			a multiple of 8, >= 128, <= DW_CAPTURE_HEADER_MAX.
  * @endian:		0x01020304 as the writer stored a u32.

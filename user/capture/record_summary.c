@@ -59,6 +59,9 @@ static void summary_samples(const struct dw_recorder *st, int off_cpu, int syste
 		fprintf(stderr, ", %.2f samples per user walk",
 			(double)st->samples_cookie / (double)st->user_stacks);
 	fprintf(stderr, "\n");
+	if (st->sample_stacks)
+		fprintf(stderr, "dunwind: %llu samples came in one record with their user stack\n",
+			st->sample_stacks);
 	if (system_wide)
 		fprintf(stderr, "dunwind: system-wide: %llu samples of kernel threads or idle "
 			"(kernel stacks only)\n", st->samples_kthread);

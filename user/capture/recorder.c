@@ -52,6 +52,13 @@ int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
 	case DUNWIND_REC_USER_STACK:
 		st->user_stacks++;
 		break;
+	case DUNWIND_REC_SAMPLE_STACK:
+		/* One sample (user mode: a cookie, no kernel IPs) and its stack. */
+		st->samples++;
+		st->samples_cookie++;
+		st->user_stacks++;
+		st->sample_stacks++;
+		break;
 	case DUNWIND_REC_LOST: {
 		const struct dunwind_rec_lost *l = (const void *)rec;
 

@@ -19,6 +19,7 @@ struct dw_recorder {
 	struct dw_capture_writer w;
 	unsigned long long samples, samples_cookie, samples_no_user, user_stacks;
 	unsigned long long samples_kthread;	/* of kernel threads, idle */
+	unsigned long long sample_stacks;	/* samples in a SAMPLE_STACK */
 	unsigned long long offcpu, offcpu_open, offcpu_ns;
 	unsigned long long by_type[DUNWIND_REC_MAX], other;
 	unsigned long long lost[DUNWIND_REC_MAX];

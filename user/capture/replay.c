@@ -35,7 +35,8 @@ static long replay_records(struct dw_recorder *st, const unsigned char *buf, siz
 			return -EPROTO;
 		if (rec->type == DUNWIND_REC_SAMPLE)
 			dw_kips_add(&st->kips, (const void *)rec);
-		else if (rec->type == DUNWIND_REC_USER_STACK && st->usnap)
+		else if ((rec->type == DUNWIND_REC_USER_STACK ||
+			  rec->type == DUNWIND_REC_SAMPLE_STACK) && st->usnap)
 			dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
 		pos += rec->size;
 	}

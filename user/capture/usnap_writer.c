@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record.h"
 #include "analyze/procs.h"
 #include "capture/usnap.h"
 #include "symbols/perfmap.h"
@@ -191,6 +192,23 @@ static void addrs_add(struct dw_usnap_writer *c, const struct us_addr *a)
 	addrs_push(c, a);
 }
 
+/* The @nr user IPs of one stack of @pid at @time. */
+static void collect_ips(struct dw_usnap_writer *c, __u32 pid, __u64 time, const __u64 *ips,
+			__u16 nr)
+{
+	struct us_addr a;
+	__u16 i;
+
+	a.image = dw_procs_image(c->model, pid, time);
+	a.time = time;
+	a.pid = pid;
+	/* Return addresses are looked up inside their call (as reports do). */
+	for (i = 0; i < nr && !c->failed; i++) {
+		a.look = ips[i] - (i ? 1 : 0);
+		addrs_add(c, &a);
+	}
+}
+
 /**
  * dw_usnap_collect() - take in one record
  * @c:		collector
@@ -198,14 +216,13 @@ static void addrs_add(struct dw_usnap_writer *c, const struct us_addr *a)
  *
  * Context: user space.  MMAP and COMM records as the ring gives them: an
  * MMAP record reads its file (once per file) while the process maps it.
- * A USER_STACK any time after the MMAP records before it (by time).
+ * A USER_STACK or SAMPLE_STACK any time after the MMAP records before it
+ * (by time).
  * Return: 0, or -ENOMEM (the snapshot will be left out).
  */
 int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header *rec)
 {
 	const struct dunwind_rec_user_stack *u = (const void *)rec;
-	struct us_addr a;
-	__u16 i;
 
 	if (c->failed)
 		return -ENOMEM;
@@ -233,14 +250,13 @@ int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header 
 		if (dw_procs_add(c->model, rec) == -ENOMEM)
 			c->failed = 1;
 	} else if (rec->type == DUNWIND_REC_USER_STACK) {
-		a.image = dw_procs_image(c->model, u->pid, u->time);
-		a.time = u->time;
-		a.pid = u->pid;
-		/* Return addresses are looked up inside their call (as reports do). */
-		for (i = 0; i < u->nr && !c->failed; i++) {
-			a.look = u->ips[i] - (i ? 1 : 0);
-			addrs_add(c, &a);
-		}
+		collect_ips(c, u->pid, u->time, u->ips, u->nr);
+	} else if (rec->type == DUNWIND_REC_SAMPLE_STACK) {
+		const struct dunwind_rec_sample_stack *ss = (const void *)rec;
+		__u64 ips[DUNWIND_MAX_USER_FRAMES];
+
+		if (dunwind_ipcode_decode(ss->ips, rec->size - sizeof(*ss), ips, ss->nr) >= 0)
+			collect_ips(c, ss->pid, ss->time, ips, ss->nr);
 	}
 	return c->failed ? -ENOMEM : 0;
 }

@@ -329,7 +329,7 @@ TEST_F(capture, name) \
 }
 
 DAMAGE(bad_magic, self->copy[0] = 'X', "bad magic")
-DAMAGE(a_version_from_the_future_asks_for_a_newer_dunwind, H->version = 2, "newer")
+DAMAGE(a_version_from_the_future_asks_for_a_newer_dunwind, H->version = 3, "newer")
 DAMAGE(version_0, H->version = 0, "version")
 DAMAGE(the_other_byte_order, H->endian = 0x04030201, "byte order")
 DAMAGE(a_header_size_below_version_1s, H->header_size = 120, "header size")
@@ -432,6 +432,33 @@ TEST_F(capture, a_larger_header_is_skipped_by_its_size)
 	EXPECT_EQ(0, parse_all(big, self->len + 64, &bad, NULL));
 	EXPECT_EQ(0, bad);
 	free(big);
+}
+
+TEST(with_sample_stacks_a_capture_is_version_2_and_reads_them_back)
+{
+	static const __u64 ips[] = { 0x401234, 0x401300, 0x7f0000029d90 };
+	struct dunwind_config c2 = cfg;
+	const struct dunwind_rec_header *got;
+	struct dw_capture_writer w;
+	struct dw_capture_reader r;
+	union rec_buf b;
+
+	strcpy(dir, "/tmp/dw_capture_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/capture", dir);
+	c2.flags |= DUNWIND_CFG_SAMPLE_STACK;
+	ASSERT_EQ(0, dw_capture_create(&w, path, &c2));
+	EXPECT_EQ(0, dw_capture_write(&w, mk_sample_stack(&b, 9, 1, 100, 101, ips, 3)));
+	EXPECT_EQ(0, dw_capture_close(&w));
+	ASSERT_EQ(0, dw_capture_open(&r, path));
+	EXPECT_EQ(2u, r.hdr.version);
+	got = dw_capture_next(&r);
+	ASSERT_NE(NULL, got);
+	EXPECT_EQ(0, memcmp(got, &b, b.hdr.size));
+	EXPECT_EQ(NULL, dw_capture_next(&r));
+	dw_capture_release(&r);
+	unlink(path);
+	rmdir(dir);
 }
 
 TEST(a_missing_file_is_enoent_with_a_reason)

@@ -160,6 +160,58 @@ TEST_F(small, a_malformed_record_is_refused)
 	EXPECT_EQ(-EINVAL, dw_stitch_add(self->st, &b.hdr));
 }
 
+/* SAMPLE_STACK: a sample and its stack in one record. */
+FIXTURE(combined) {
+	struct dw_stitch *st;
+	struct dw_stitch_counts c;
+	struct got g;
+};
+
+FIXTURE_SETUP(combined)
+{
+	static const __u64 ips[] = { 0x401234, 0x401300, 0x7f0000029d90 };
+	union rec_buf b;
+
+	memset(&self->g, 0, sizeof(self->g));
+	self->st = dw_stitch_new();
+	ASSERT_NE(NULL, self->st);
+	add(self->st, mk_sample_stack(&b, 10, 1, 5, 5, ips, 3));
+	add(self->st, mk_sample(&b, 10, 2, 5, 5, 1, 0xffff0000));	/* same stay, later */
+	add(self->st, mk_sample_stack(&b, 20, 3, 5, 5, ips, 0));	/* no frames */
+	dw_stitch_finish(self->st, collect, &self->g, &self->c);
+}
+
+FIXTURE_TEARDOWN(combined)
+{
+	dw_stitch_free(self->st);
+}
+
+TEST_F(combined, is_a_sample_joined_with_its_decoded_stack)
+{
+	ASSERT_EQ(3, self->g.n);
+	EXPECT_EQ(1ull, self->g.sample_time[0]);
+	EXPECT_EQ(0x401234ull, self->g.stack_ip0[0]);
+}
+
+TEST_F(combined, answers_a_later_sample_of_its_cookie)
+{
+	EXPECT_EQ(0x401234ull, self->g.stack_ip0[1]);
+	EXPECT_EQ(0, self->g.bad);
+}
+
+TEST_F(combined, counts_as_a_sample_and_a_user_stack)
+{
+	EXPECT_EQ(3ul, self->c.samples);
+	EXPECT_EQ(2ul, self->c.user_stacks);
+	EXPECT_EQ(3ul, self->c.joined);
+	EXPECT_EQ(0ul, self->c.orphan_stacks);
+}
+
+TEST_F(combined, without_frames_is_a_stack_of_none)
+{
+	EXPECT_EQ(1ull, self->g.stack_ip0[2]);	/* collect()'s mark for nr 0 */
+}
+
 TEST(large_shuffled_stream_all_joined)
 {
 	enum { N = 200000 };
