@@ -255,7 +255,8 @@ struct dw_kallsyms *dw_ksnap_symbols(struct dw_ksnap *k, char *err, size_t errle
 	text = dw_zchunk_text(&k->part[DW_KSYMS_KALLSYMS], "kallsyms", err, errlen);
 	if (!text)
 		return NULL;
-	ks = dw_kallsyms_parse(text, strlen(text));
+	/* Empty: the recorder kept no symbol, for no sample needed one. */
+	ks = *text ? dw_kallsyms_parse(text, strlen(text)) : dw_kallsyms_empty();
 	free(text);
 	if (!ks) {
 		snprintf(err, errlen, "the capture's kallsyms snapshot holds no usable symbol");

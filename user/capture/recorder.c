@@ -96,13 +96,17 @@ int dw_recorder_write_ksyms(struct dw_recorder *st, const char *output)
 {
 	__u64 before = st->w.hdr.record_bytes;
 	long long t0 = dw_now_ms();
+	static const __u64 none;
+	const __u64 *ips = NULL;
 	int err;
 
-	if (!st->kips.failed)
+	if (!st->kips.failed) {
 		dw_kips_compact(&st->kips);
+		/* No kernel IP at all is no symbol, not the whole table (NULL). */
+		ips = st->kips.nr ? st->kips.ips : &none;
+	}
 	/* Only the symbols this capture's kernel IPs need (all if unknown). */
-	err = dw_ksnap_write_ips(&st->w, NULL, NULL, st->kips.failed ? NULL : st->kips.ips,
-				 st->kips.nr);
+	err = dw_ksnap_write_ips(&st->w, NULL, NULL, ips, st->kips.nr);
 
 	if (err == -EPERM) {
 		fprintf(stderr, "dunwind: /proc/kallsyms hides kernel addresses: the capture has "

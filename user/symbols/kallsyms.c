@@ -156,6 +156,18 @@ struct dw_kallsyms *dw_kallsyms_parse(const char *text, size_t len)
 	return kallsyms_read(dw_text_open(text, len, ENOENT));
 }
 
+/**
+ * dw_kallsyms_empty() - a table without symbols
+ *
+ * Context: user space.  For a capture whose samples needed no kernel
+ * symbol: every lookup finds none, modules may still be added.
+ * Return: the table, or NULL (errno ENOMEM).
+ */
+struct dw_kallsyms *dw_kallsyms_empty(void)
+{
+	return calloc(1, sizeof(struct dw_kallsyms));
+}
+
 static int kmod_cmp(const void *a, const void *b)
 {
 	const struct dw_kmod *x = a, *y = b;

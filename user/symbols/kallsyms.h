@@ -18,6 +18,8 @@ const char *dw_kallsyms_lookup(const struct dw_kallsyms *k, uint64_t addr, uint6
 			       const char **mod);
 /* The same from kallsyms text in memory. */
 struct dw_kallsyms *dw_kallsyms_parse(const char *text, size_t len);
+/* A table without symbols (a snapshot none was needed for); NULL: ENOMEM. */
+struct dw_kallsyms *dw_kallsyms_empty(void);
 /* Module extents from /proc/modules text; modules added or -ENOMEM. */
 int dw_kallsyms_add_modules(struct dw_kallsyms *k, const char *text, size_t len);
 /* The module holding @addr (*@off from its start), or NULL. */

@@ -248,6 +248,25 @@ TEST_F(snap, a_symbol_no_ip_needs_is_left_out)
 	dw_kallsyms_free(k);
 }
 
+/* A capture without kernel IPs (every sample in user mode) needs no symbol. */
+TEST_F(snap, no_ip_keeps_no_symbol_and_still_reads_back)
+{
+	static const __u64 none;
+	struct dw_capture_writer w;
+	struct dw_kallsyms *k;
+	const char *mod;
+	unsigned long small;
+	uint64_t off;
+
+	ASSERT_EQ(0, dw_capture_create(&w, cap, &cfg));
+	EXPECT_EQ(0, dw_ksnap_write_ips(&w, ks, mods, &none, 0));
+	EXPECT_EQ(0, dw_capture_close(&w));
+	k = read_back(self->why, sizeof(self->why), &small);
+	ASSERT_NE(NULL, k) TH_LOG("%s", self->why);
+	EXPECT_EQ(NULL, dw_kallsyms_lookup(k, ips[0], &off, &mod));
+	dw_kallsyms_free(k);
+}
+
 TEST_F(snap, the_whole_snapshot_can_be_written_again_after_a_partial_one)
 {
 	struct dw_capture_writer w;
