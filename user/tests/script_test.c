@@ -275,6 +275,47 @@ TEST_F(script, user_frames_are_symbolised_from_mmap_records)
 }
 
 /* Broken inputs: exit 1 with a reason. */
+/* One user-mode sample of GHOST as a SAMPLE and a USER_STACK, or as a SAMPLE_STACK. */
+static int capture_of_one_sample(int combined)
+{
+	static const __u64 ips[] = { 0x555500001000ULL, 0x555500001234ULL, 0x7fff00002000ULL };
+	struct dw_capture_writer w;
+	struct dunwind_rec_sample *s;
+	union rec_buf b;
+	int bad = 0;
+
+	cfg.flags = combined ? DUNWIND_CFG_SAMPLE_STACK : 0;
+	if (dw_capture_create(&w, cap, &cfg))
+		return -1;
+	if (combined) {
+		bad |= dw_capture_write(&w, mk_sample_stack(&b, 9, 12345678901234ULL, GHOST,
+							    GHOST + 1, ips, 3));
+	} else {
+		s = (void *)mk_sample(&b, 9, 12345678901234ULL, GHOST, GHOST + 1, 0, 0);
+		s->flags = DUNWIND_SAMPLE_USER_MODE;
+		s->user_ip = ips[0];
+		bad |= dw_capture_write(&w, &s->hdr);
+		mk_stack(&b, 9, GHOST, GHOST + 1, 3, 0, DUNWIND_STOP_END);
+		memcpy(b.stack.ips, ips, sizeof(ips));
+		bad |= dw_capture_write(&w, &b.hdr);
+	}
+	cfg.flags = 0;
+	return dw_capture_close(&w) || bad ? -1 : 0;
+}
+
+TEST_F(script, a_sample_stack_prints_as_its_sample_and_user_stack_would)
+{
+	char two[4096];
+
+	ASSERT_EQ(0, capture_of_one_sample(0));
+	ASSERT_EQ(0, run(self->args));
+	snprintf(two, sizeof(two), "%s", read_text(out));
+	ASSERT_EQ(0, capture_of_one_sample(1));
+	ASSERT_EQ(0, run(self->args));
+	EXPECT_STREQ(two, read_text(out));
+	EXPECT_NE(NULL, strstr(two, "555500001234")) TH_LOG("%s", two);
+}
+
 TEST_F(script, a_truncated_capture_exits_1_and_says_so)
 {
 	ASSERT_EQ(0, truncate(cap, 100));
