@@ -6,6 +6,7 @@
  * or with DUNWIND_CFG_SYSTEM_WIDE every task on a set of CPUs (one event
  * per CPU).
  */
+#include <linux/bsearch.h>
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/mm.h>
@@ -15,6 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 #include "dunwind.h"
 #include "record.h"
@@ -295,15 +297,20 @@ bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task)
 	return found;
 }
 
+/* Orders task pointers, for sort() and bsearch() of @tasks. */
+static int dunwind_task_cmp(const void *a, const void *b)
+{
+	const struct task_struct *x = *(const struct task_struct * const *)a;
+	const struct task_struct *y = *(const struct task_struct * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Is @task handled?  @tasks must be sorted (dunwind_session_attach_group()). */
 static bool dunwind_session_seen(struct dunwind_session *s, struct task_struct *task)
 {
-	unsigned int i;
-
 	lockdep_assert_held(&s->lock);
-	for (i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i] == task)
-			return true;
-	return false;
+	return bsearch(&task, s->tasks, s->nr_tasks, sizeof(*s->tasks), dunwind_task_cmp);
 }
 
 /* Grow @events and @tasks so that one more of each fits. */
@@ -397,34 +404,57 @@ static void dunwind_session_detach(struct dunwind_session *s)
 }
 
 /*
+ * Take a reference on up to @max threads of @leader's group that are not
+ * handled yet, into @batch.  Return: how many.
+ */
+static unsigned int dunwind_session_unseen(struct dunwind_session *s,
+					   struct task_struct *leader,
+					   struct task_struct **batch, unsigned int max)
+{
+	struct task_struct *t;
+	unsigned int n = 0;
+
+	rcu_read_lock();
+	for_each_thread(leader, t) {
+		if (n == max)
+			break;
+		if ((t->flags & PF_EXITING) || dunwind_session_seen(s, t))
+			continue;
+		get_task_struct(t);
+		batch[n++] = t;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
  * Attach to every thread of the group.  Threads created by an attached
  * thread inherit its event; threads created by a not-yet-attached one are
- * found by a later pass.  A pass that finds nothing new ends it.
+ * found by a later pass.  A pass that finds nothing new ends it.  Each
+ * pass takes every thread not handled yet (as many as the group had when
+ * it began, and a few more), and @tasks is kept sorted between passes:
+ * a pass costs O(n log n), and there are two unless the group keeps
+ * growing (a former batch of 64 threads per pass was O(n^3) in all).
  */
 static int dunwind_session_attach_group(struct dunwind_session *s, struct task_struct *leader)
 {
-	const int max_batch = 64;
-	struct task_struct **batch;
+	struct task_struct **batch = NULL;
+	unsigned int max = 0, n, i;
 	int pass, ret = 0;
 
 	lockdep_assert_held(&s->lock);
-	batch = kmalloc_array(max_batch, sizeof(*batch), GFP_KERNEL);
-	if (!batch)
-		return -ENOMEM;
 	for (pass = 0; pass < 10000 && !ret; pass++) {
-		struct task_struct *t;
-		int n = 0, i;
+		unsigned int want = READ_ONCE(leader->signal->nr_threads) + 16;
 
-		rcu_read_lock();
-		for_each_thread(leader, t) {
-			if (n == max_batch)
-				break;
-			if ((t->flags & PF_EXITING) || dunwind_session_seen(s, t))
-				continue;
-			get_task_struct(t);
-			batch[n++] = t;
+		if (want > max) {
+			kvfree(batch);
+			batch = kvmalloc_array(want, sizeof(*batch), GFP_KERNEL);
+			if (!batch)
+				return -ENOMEM;
+			max = want;
 		}
-		rcu_read_unlock();
+		sort(s->tasks, s->nr_tasks, sizeof(*s->tasks), dunwind_task_cmp, NULL);
+		n = dunwind_session_unseen(s, leader, batch, max);
 		if (!n)
 			break;
 		for (i = 0; i < n; i++) {
@@ -435,9 +465,11 @@ static int dunwind_session_attach_group(struct dunwind_session *s, struct task_s
 					ret = 0;
 			}
 			put_task_struct(batch[i]);
+			if (!(i & 255))
+				cond_resched();
 		}
 	}
-	kfree(batch);
+	kvfree(batch);
 	if (!ret && !s->nr_events)
 		ret = -ESRCH;
 	return ret;

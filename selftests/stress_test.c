@@ -287,6 +287,41 @@ TEST_F_TIMEOUT(stress, threads_200_at_10khz, 120)
 }
 
 /*
+ * START on a process of 2000 sleeping threads attaches to every one of
+ * them.  The time START takes is a FIGURE (attaching is linear in the
+ * threads), not judged.
+ */
+TEST_F_TIMEOUT(stress, attach_2000_threads, 120)
+{
+	const char *argv[] = { "2000", NULL };
+	struct dunwind_stats st = { .size = sizeof(st) };
+	struct dunwind_config cfg;
+	struct dw_workload w;
+	struct dw_session s;
+	long t0, ms;
+	int ret;
+
+	ret = dw_workload_start(&w, "sleepers", argv, 60000);
+	ASSERT_EQ(0, ret) TH_LOG("cannot start 2000 sleepers: %s", strerror(-ret));
+	dw_records_config(&cfg, w.pid, 0, 99);
+	ret = dw_session_open(&s, NULL, &cfg);
+	if (ret)
+		dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
+	t0 = now_ms();
+	ret = dw_session_start(&s);
+	ms = now_ms() - t0;
+	if (!ret)
+		ret = dw_session_stats(&s, &st);
+	dw_session_close(&s);
+	dw_workload_stop(&w);
+	ASSERT_EQ(0, ret) TH_LOG("START or STATS: %s", strerror(-ret));
+	printf("# FIGURE attach: %llu threads in %ld ms\n", (unsigned long long)st.threads, ms);
+	EXPECT_EQ(2001, st.threads);
+	EXPECT_LE(dw_vmalloc_settle(self->vm_base, 2000), self->vm_base);
+}
+
+/*
  * Children that exec or exit while sampled in the kernel: walks queued
  * there find the image gone (stop reason EXITED); none is left unanswered.
  */
