@@ -18,6 +18,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -241,7 +242,14 @@ struct dunwind_sframe_row_entry {
  * pairs, each a full lookup again at every walk).
  */
 struct dunwind_sframe_cache {
-	spinlock_t lock;		/* Guards @maps, @rows, @victim and @epoch */
+	/*
+	 * Guards writes of @maps, @rows and @epoch (inside @seq's write
+	 * sections) and of @victim.  Lookups take no lock: they copy under
+	 * @seq and copy again if a write raced (dunwind_sframe_cached(),
+	 * dunwind_sframe_row_cached()), and only write @victim, a hint.
+	 */
+	spinlock_t lock;
+	seqcount_spinlock_t seq;	/* pairs writers of @maps/@rows with lookups */
 	struct dunwind_sframe_map *maps;	/* DUNWIND_SFRAME_MAPS */
 	struct dunwind_sframe_row_entry *rows;	/* sets x DUNWIND_SFRAME_WAYS */
 	u8 *victim;			/* per set: the way to replace next */

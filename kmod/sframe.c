@@ -12,6 +12,8 @@
  *    verdict that the mapping has none or a bad one;
  *  - rows: decoded rules by PC, 2-way set-associative, each tagged with
  *    the epoch of the mapping build it came from (unique per session).
+ * Lookups take no lock (a seqcount tells them to copy again if a build or
+ * a new row was written meanwhile); only those writes take the cache lock.
  * A changed mapping has another key, so stale entries are never used: a
  * rebuilt slot has a new epoch and the old one's rules simply age out.  A
  * reused mm pointer with the same file at the same place gets the same
@@ -74,6 +76,7 @@ static int dunwind_sframe_budget_read(void *ctx, u64 off, void *dst, u32 len)
 int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c)
 {
 	spin_lock_init(&c->lock);
+	seqcount_spinlock_init(&c->seq, &c->lock);
 	c->maps = kvcalloc(DUNWIND_SFRAME_MAPS, sizeof(*c->maps), GFP_KERNEL_ACCOUNT);
 	c->rows = kvcalloc(DUNWIND_SFRAME_WAYS << DUNWIND_SFRAME_SET_BITS, sizeof(*c->rows),
 			   GFP_KERNEL_ACCOUNT);
@@ -106,20 +109,27 @@ static u32 dunwind_sframe_slot(const struct dunwind_sframe_map *m)
 	return hash_long(m->key.start ^ (unsigned long)m->key.mm, 32) % DUNWIND_SFRAME_MAPS;
 }
 
-/* The session cache's entry for @m's key, copied to @m: true on a hit. */
+/*
+ * The session cache's entry for @m's key, copied to @m: true on a hit.
+ * Lockless: a copy that raced with a writer is taken again.
+ */
 static bool dunwind_sframe_cached(struct dunwind_sframe_cache *c, struct dunwind_sframe_map *m)
 {
-	u32 slot = dunwind_sframe_slot(m);
+	const struct dunwind_sframe_map *e = &c->maps[dunwind_sframe_slot(m)];
+	struct dunwind_sframe_map copy;
+	unsigned int seq;
 	bool hit;
 
-	spin_lock(&c->lock);
-	hit = c->maps[slot].state && dunwind_vma_key_eq(&c->maps[slot].key, &m->key) &&
-	      (c->maps[slot].state != DUNWIND_SMAP_NONE ||
-	       c->maps[slot].reg_gen == dunwind_registry_gen());
-	if (hit)
-		*m = c->maps[slot];
-	spin_unlock(&c->lock);
-	return hit;
+	do {
+		seq = read_seqcount_begin(&c->seq);
+		hit = e->state && dunwind_vma_key_eq(&e->key, &m->key);
+		if (hit)
+			copy = *e;
+	} while (read_seqcount_retry(&c->seq, seq));
+	if (!hit || (copy.state == DUNWIND_SMAP_NONE && copy.reg_gen != dunwind_registry_gen()))
+		return false;
+	*m = copy;
+	return true;
 }
 
 /**
@@ -249,8 +259,10 @@ struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,
 
 	dunwind_sframe_build(m, ehdr);
 	spin_lock(&c->lock);
+	write_seqcount_begin(&c->seq);
 	m->epoch = ++c->epoch;
 	c->maps[dunwind_sframe_slot(m)] = *m;
+	write_seqcount_end(&c->seq);
 	spin_unlock(&c->lock);
 	return m;
 }
@@ -328,6 +340,35 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 	return 0;
 }
 
+/*
+ * The cached rule for @pc of the mapping built as @epoch, lockless: a
+ * lookup that raced with a writer is made again.  The way to replace next
+ * is only a hint, written without the lock.  Return: true on a hit.
+ */
+static bool dunwind_sframe_row_cached(struct dunwind_sframe_cache *c, u32 set_nr, u64 epoch,
+				      unsigned long pc, struct dunwind_urule *rule)
+{
+	const struct dunwind_sframe_row_entry *set = &c->rows[set_nr * DUNWIND_SFRAME_WAYS];
+	unsigned int seq;
+	u32 w, hit;
+
+	do {
+		seq = read_seqcount_begin(&c->seq);
+		for (hit = DUNWIND_SFRAME_WAYS, w = 0; w < DUNWIND_SFRAME_WAYS; w++) {
+			if (set[w].epoch == epoch && pc >= set[w].rule.pc_lo &&
+			    pc < set[w].rule.pc_hi) {
+				*rule = set[w].rule;
+				hit = w;
+				break;
+			}
+		}
+	} while (read_seqcount_retry(&c->seq, seq));
+	if (hit == DUNWIND_SFRAME_WAYS)
+		return false;
+	WRITE_ONCE(c->victim[set_nr], (hit + 1) % DUNWIND_SFRAME_WAYS);
+	return true;
+}
+
 /**
  * dunwind_sframe_rule() - the SFrame rule for @pc in current's address space
  * @s:		session (its caches)
@@ -359,18 +400,8 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 		return -ENOENT;
 
 	set_nr = hash_long(pc, DUNWIND_SFRAME_SET_BITS);
-	set = &c->rows[set_nr * DUNWIND_SFRAME_WAYS];
-	spin_lock(&c->lock);
-	for (w = 0; w < DUNWIND_SFRAME_WAYS; w++) {
-		if (set[w].epoch == m->epoch && pc >= set[w].rule.pc_lo &&
-		    pc < set[w].rule.pc_hi) {
-			*rule = set[w].rule;
-			c->victim[set_nr] = (w + 1) % DUNWIND_SFRAME_WAYS;
-			spin_unlock(&c->lock);
-			return 0;
-		}
-	}
-	spin_unlock(&c->lock);
+	if (dunwind_sframe_row_cached(c, set_nr, m->epoch, pc, rule))
+		return 0;
 
 	if (m->state == DUNWIND_SMAP_REG) {
 		ret = dunwind_registry_find(m->key.dev, m->key.ino, m->reg_serial, pc - m->bias, &row);
@@ -395,11 +426,14 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	if (ret)
 		return ret;
 	rule->valid = 1;
+	set = &c->rows[set_nr * DUNWIND_SFRAME_WAYS];
 	spin_lock(&c->lock);
-	w = c->victim[set_nr];
+	w = READ_ONCE(c->victim[set_nr]);
+	write_seqcount_begin(&c->seq);
 	set[w].rule = *rule;
 	set[w].epoch = m->epoch;
-	c->victim[set_nr] = (w + 1) % DUNWIND_SFRAME_WAYS;
+	write_seqcount_end(&c->seq);
+	WRITE_ONCE(c->victim[set_nr], (w + 1) % DUNWIND_SFRAME_WAYS);
 	spin_unlock(&c->lock);
 	return 0;
 }

@@ -147,6 +147,7 @@ struct dunwind_unwind {
 	unsigned long lo, hi;		/* the stack mapping that holds @sp */
 	unsigned long restorer[DUNWIND_MAX_RESTORERS];
 	unsigned int nr_restorers;
+	bool restorers_read;		/* @restorer is filled in */
 	unsigned int signals;		/* signal frames crossed */
 	unsigned long entry;		/* AT_ENTRY: the program's _start; 0 unknown */
 	unsigned long ld_entry;		/* the loader's entry point; 0 unknown, none */
@@ -169,32 +170,43 @@ static bool dunwind_unwind_end(struct dunwind_unwind *st, u8 stop)
 /*
  * The signal return trampolines this thread can return through: the
  * sa_restorer of every handled signal (x86_64 requires SA_RESTORER).
+ *
+ * Read without siglock (which every thread of the process would contend
+ * for, with interrupts off, at every walk): current's sighand is only
+ * replaced by its own exec, and a sigaction() that races with the read
+ * can at worst make one return address be taken for a restorer or not,
+ * as if the walk had run just before or after it.  A frame taken for a
+ * signal frame is checked as any other (dunwind_unwind_signal()).
  */
 static void dunwind_unwind_restorers(struct dunwind_unwind *st)
 {
-	struct sighand_struct *sh = current->sighand;
+	const struct k_sigaction *action = current->sighand->action;
 	unsigned int i, j;
 
-	spin_lock_irq(&sh->siglock);
+	st->restorers_read = true;
 	for (i = 0; i < _NSIG; i++) {
-		const struct sigaction *sa = &sh->action[i].sa;
-		unsigned long r = (unsigned long)sa->sa_restorer;
+		const struct sigaction *sa = &action[i].sa;
+		__sighandler_t handler = READ_ONCE(sa->sa_handler);
+		unsigned long r;
 
-		if (sa->sa_handler == SIG_DFL || sa->sa_handler == SIG_IGN ||
-		    !(sa->sa_flags & SA_RESTORER) || !r)
+		if (handler == SIG_DFL || handler == SIG_IGN ||
+		    !(READ_ONCE(sa->sa_flags) & SA_RESTORER))
 			continue;
+		r = (unsigned long)READ_ONCE(sa->sa_restorer);
 		for (j = 0; j < st->nr_restorers && st->restorer[j] != r; j++)
 			;
-		if (j == st->nr_restorers && j < DUNWIND_MAX_RESTORERS)
+		if (r && j == st->nr_restorers && j < DUNWIND_MAX_RESTORERS)
 			st->restorer[st->nr_restorers++] = r;
 	}
-	spin_unlock_irq(&sh->siglock);
 }
 
-static bool dunwind_unwind_is_restorer(const struct dunwind_unwind *st)
+/* Is @st's return address a restorer?  They are read when first asked, once per walk. */
+static bool dunwind_unwind_is_restorer(struct dunwind_unwind *st)
 {
 	unsigned int i;
 
+	if (!st->restorers_read)
+		dunwind_unwind_restorers(st);
 	for (i = 0; i < st->nr_restorers; i++)
 		if (st->ip == st->restorer[i])
 			return true;
@@ -351,6 +363,15 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 		st->method = DUNWIND_UNWIND_SFRAME;
 		return true;
 	}
+	/*
+	 * No rule here: a handler's return address into a restorer is a
+	 * signal frame.  Asked only now, so that a walk that tables cover
+	 * never reads the signal actions.
+	 */
+	if (!st->exact && dunwind_unwind_is_restorer(st)) {
+		st->sigframe = true;
+		return false;
+	}
 	if (dunwind_unwind_at_entry(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	/* A table without a row: a signal trampoline's CFI, or none. */
@@ -475,9 +496,7 @@ static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_sessi
 		/* Still one frame: the IP is known. */
 		st->last = true;
 		st->stop = DUNWIND_STOP_BAD_FRAME;
-		return;
 	}
-	dunwind_unwind_restorers(st);
 }
 
 /**
@@ -494,10 +513,7 @@ static void dunwind_unwind_next(struct dunwind_unwind *st)
 		dunwind_unwind_end(st, st->stop);
 		return;
 	}
-	if (!st->exact && dunwind_unwind_is_restorer(st))
-		dunwind_unwind_signal(st);
-	else
-		dunwind_unwind_step(st);
+	dunwind_unwind_step(st);
 }
 
 /**
