@@ -4,12 +4,15 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include <linux/dunwind.h>
+#include "sframe/sframe_gen.h"
+#include "sframe/sframe_reg.h"
 #include "devfuzz.h"
 
 #define NR_FILES	3
@@ -24,6 +27,10 @@ struct fuzz {
 	unsigned char buf[8192] __attribute__((aligned(8)));
 	unsigned char *edge;		/* 8 bytes before a PROT_NONE page */
 	unsigned int pages[NR_FILES];	/* ring pages of a configured file, else 0 */
+	char exe[4096];			/* this program, which valid tables are for */
+	struct dw_sframe_gen_result gen;	/* its table; none if gen.table is NULL */
+	struct dw_sframe_reg_file id;	/* its build-id */
+	unsigned char *table;		/* a copy of gen.table to spoil */
 	struct dw_devfuzz_counts *c;
 };
 
@@ -143,16 +150,13 @@ static void do_config(struct fuzz *f, int i)
 		f->pages[i] = cfg->ring_pages ? cfg->ring_pages : DUNWIND_DEFAULT_RING_PAGES;
 }
 
-static void do_register(struct fuzz *f, int fd)
+/* A registration of random bytes with an SFrame header's magic. */
+static void fill_random_reg(struct fuzz *f, struct dunwind_sframe_reg *reg)
 {
-	struct dunwind_sframe_reg *reg = (void *)f->buf;
-	int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), ret;
 	size_t i;
 
-	memset(reg, 0, sizeof(*reg));
 	reg->size = rnd(f) % 4 ? sizeof(*reg) : (__u32)rnd(f) % 200;
 	reg->flags = rnd(f) % 4 ? 0 : (__u32)rnd(f) % 4;
-	reg->fd = rnd(f) % 4 ? self : (__s32)rnd(f) % 64;
 	reg->build_id_size = (__u32)(rnd(f) % 4 ? 20 : rnd(f) % 40);
 	for (i = 0; i < sizeof(reg->build_id); i++)
 		reg->build_id[i] = (__u8)rnd(f);
@@ -164,10 +168,87 @@ static void do_register(struct fuzz *f, int fd)
 	f->buf[512] = 0xe2;			/* SFrame magic, sometimes a version */
 	f->buf[513] = 0xde;
 	f->buf[514] = (unsigned char)(rnd(f) % 4);
+}
+
+/*
+ * The valid registration of this program's generated table, with 0 to 2
+ * parts spoiled: bytes of the table, its size, the build-id, the flags
+ * (a pin), the section address.
+ */
+static void fill_valid_reg(struct fuzz *f, struct dunwind_sframe_reg *reg)
+{
+	size_t size = f->gen.table_size;
+	int spoil = (int)(rnd(f) % 3);
+
+	memcpy(f->table, f->gen.table, size);
+	reg->size = sizeof(*reg);
+	reg->build_id_size = f->id.build_id_size;
+	memcpy(reg->build_id, f->id.build_id, f->id.build_id_size);
+	reg->table = (__u64)(uintptr_t)f->table;
+	reg->table_size = size;
+	reg->sec_vaddr = f->gen.sec_vaddr;
+	while (spoil--) {
+		switch (rnd(f) % 6) {
+		case 0: case 1:
+			f->table[rnd(f) % size] ^= (unsigned char)(1U << (rnd(f) % 8));
+			break;
+		case 2:
+			reg->table_size = rnd(f) % 2 ? rnd(f) % size : size + 1 + rnd(f) % 4096;
+			break;
+		case 3:
+			reg->build_id[rnd(f) % 20] ^= 1;
+			break;
+		case 4:
+			reg->flags = rnd(f) % 2 ? DUNWIND_REG_PIN : (__u32)rnd(f);
+			break;
+		default:
+			reg->sec_vaddr += (rnd(f) % 2 ? -1LL : 1LL) * (long long)(rnd(f) % 65536);
+			break;
+		}
+	}
+}
+
+static void do_register(struct fuzz *f, int fd)
+{
+	struct dunwind_sframe_reg *reg = (void *)f->buf;
+	int self = open(f->exe, O_RDONLY | O_CLOEXEC), ret;
+	int valid = f->table && rnd(f) % 2;
+
+	memset(reg, 0, sizeof(*reg));
+	if (valid)
+		fill_valid_reg(f, reg);
+	else
+		fill_random_reg(f, reg);
+	reg->fd = rnd(f) % 8 ? self : (__s32)rnd(f) % 64;
 	ret = ioctl(fd, DUNWIND_IOC_SFRAME_REGISTER, reg);
 	account(f, DUNWIND_IOC_SFRAME_REGISTER, ret);
+	f->c->registered += !ret;
+	f->c->valid_tables += valid;
 	if (self >= 0)
 		close(self);
+}
+
+/*
+ * This program's table, generated from its CFI as 'dunwind record' does,
+ * for valid registrations.  Without it (no CFI, no build-id) the fuzzer
+ * registers random tables only.
+ */
+static void gen_table(struct fuzz *f)
+{
+	struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_NO_CACHE };
+	struct dw_sframe_gen_opts go = { 0 };
+	ssize_t n = readlink("/proc/self/exe", f->exe, sizeof(f->exe) - 1);
+
+	if (n <= 0)
+		return;
+	f->exe[n] = 0;
+	if (dw_sframe_gen(f->exe, &go, &f->gen))
+		return;
+	if (!f->gen.table_size || dw_sframe_register_file(-1, f->exe, &ro, &f->id) ||
+	    !f->id.build_id_size || !(f->table = malloc(f->gen.table_size))) {
+		dw_sframe_gen_free(&f->gen);
+		return;
+	}
 }
 
 static void do_mmap(struct fuzz *f, int i)
@@ -288,6 +369,8 @@ int dw_devfuzz_run(unsigned long long seed, unsigned long iters, struct dw_devfu
 		return -errno;
 	mprotect(guard + page, page, PROT_NONE);
 	f.edge = guard + page - 8;
+	strcpy(f.exe, "/proc/self/exe");
+	gen_table(&f);
 	for (i = 0; i < NR_FILES; i++) {
 		f.fd[i] = open(DUNWIND_DEVICE, O_RDWR | O_CLOEXEC);
 		if (f.fd[i] < 0) {
@@ -295,6 +378,8 @@ int dw_devfuzz_run(unsigned long long seed, unsigned long iters, struct dw_devfu
 			while (i--)
 				close(f.fd[i]);
 			munmap(guard, 2 * page);
+			free(f.table);
+			dw_sframe_gen_free(&f.gen);
 			return ret;
 		}
 	}
@@ -312,5 +397,7 @@ int dw_devfuzz_run(unsigned long long seed, unsigned long iters, struct dw_devfu
 		if (f.fd[i] >= 0)
 			close(f.fd[i]);
 	munmap(guard, 2 * page);
+	free(f.table);
+	dw_sframe_gen_free(&f.gen);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A seeded random fuzzer of /dev/dunwind's ioctls and mmap (stress_test):
- * configs, STARTs, STOPs, STATS, SFrame registrations, unknown commands,
+ * configs, STARTs, STOPs, STATS, SFrame registrations (random tables, and
+ * this program's table generated from its CFI, valid or spoiled), unknown commands,
  * bad pointers, mappings of any length, offset and protection, a hostile
  * data_tail, and files closed at random.  The same seed makes the same
  * calls (their results depend on the kernel).
@@ -15,6 +16,8 @@ struct dw_devfuzz_counts {
 	unsigned long unexpected;	/* failed with an errno the ABI does not name */
 	unsigned long started;		/* STARTs that succeeded */
 	unsigned long mapped;		/* mmaps that succeeded */
+	unsigned long valid_tables;	/* registrations of a valid table, maybe spoiled */
+	unsigned long registered;	/* registrations that succeeded */
 	unsigned int first_bad_cmd;	/* the first unexpected failure's call */
 	int first_bad_errno;
 };

@@ -709,7 +709,9 @@ TEST_F_TIMEOUT(stress, hostile_sframe_garbage, 120)
 
 /*
  * Random ioctls and mmaps on /dev/dunwind (seeded; DUNWIND_STRESS_SEED
- * replays one): every failure has an errno the ABI names, and after the
+ * replays one), SFrame registrations of random tables and of this
+ * program's own valid table (as generated from its CFI) with parts of it
+ * spoiled: every failure has an errno the ABI names, and after the
  * last close nothing is left: no vmalloc memory, and the module unloads.
  */
 TEST_F_TIMEOUT(stress, ioctl_mmap_fuzzer, 240)
@@ -726,8 +728,12 @@ TEST_F_TIMEOUT(stress, ioctl_mmap_fuzzer, 240)
 	fflush(stdout);
 	ret = dw_devfuzz_run(seed, iters, &c);
 	ASSERT_EQ(0, ret) TH_LOG("cannot open %s: %s", DUNWIND_DEVICE, strerror(-ret));
-	printf("# FIGURE fuzzer: seed %llu, %lu calls, %lu succeeded, %lu STARTs, %lu maps\n",
-	       seed, c.calls, c.ok, c.started, c.mapped);
+	printf("# FIGURE fuzzer: seed %llu, %lu calls, %lu succeeded, %lu STARTs, %lu maps, "
+	       "%lu registrations of a valid table (%lu registered)\n", seed, c.calls, c.ok,
+	       c.started, c.mapped, c.valid_tables, c.registered);
+	/* This program's own table, generated from its CFI: valid, then spoiled. */
+	EXPECT_LT(0, c.valid_tables) TH_LOG("no table could be generated for this program");
+	EXPECT_LT(0, c.registered) TH_LOG("no registration succeeded");
 	EXPECT_EQ(0, c.unexpected) TH_LOG("%lu failures with an undocumented errno, the first: "
 					  "call %#x, %s", c.unexpected, c.first_bad_cmd,
 					  strerror(c.first_bad_errno));
