@@ -195,6 +195,22 @@ static inline bool dunwind_task_dumpable(struct task_struct *task)
 }
 #endif
 
+/*
+ * Close leaves a walk still queued behind by making its task_work callback
+ * kfree() of its box (kmod/walk.c, dunwind_walk_detach()): a call through
+ * a pointer to another function type, the same on x86_64 (one pointer
+ * argument, no result), which Clang's kCFI would trap.  With kCFI close
+ * lets the walks run instead, and a thread that stays in the kernel keeps
+ * the module until it returns (dunwind_walk_drain()).
+ */
+#ifdef CONFIG_CFI_CLANG
+#define DUNWIND_DETACH_WALKS		0
+#define DUNWIND_TASK_WORK_KFREE		NULL
+#else
+#define DUNWIND_DETACH_WALKS		1				/* 6.1, 6.12, 7.2 */
+#define DUNWIND_TASK_WORK_KFREE		((task_work_func_t)(void *)kfree)
+#endif
+
 /* sched_switch: the same on 6.1, 6.12 and 7.2 (prev_state since 5.18). */
 #define DUNWIND_TP_SWITCH_PROTO	bool preempt, struct task_struct *prev,		\
 				struct task_struct *next, unsigned int prev_state

@@ -106,6 +106,17 @@ struct dunwind_stash {
 	u32 flags;
 };
 
+/*
+ * A slot's walk as queued task_work, allocated apart from the slot: close
+ * can leave a walk still queued on a thread that stays in the kernel
+ * behind in it (dunwind_walk_detach()), and the thread frees it.
+ */
+struct dunwind_walk_box {
+	struct callback_head work;	/* first: the box is freed through it */
+	struct dunwind_pending_slot *slot;
+	atomic_t taken;			/* 1 once the walk or close owns it (xchg) */
+};
+
 struct dunwind_pending_slot {
 	struct task_struct *task;	/* owner; NULL when free (cmpxchg) */
 	atomic_t state;			/* DUNWIND_SLOT_* */
@@ -120,7 +131,7 @@ struct dunwind_pending_slot {
 	u64 cookie;
 	u64 exec_id;			/* task's self_exec_id at the sample */
 	struct dunwind_session *session;
-	struct callback_head work;
+	struct dunwind_walk_box *box;	/* NULL once close left it behind */
 	struct callback_head kick;	/* close: wakes @task to run @work */
 	struct irq_work bounce;		/* 6.1: queues @work after an NMI */
 };
@@ -448,5 +459,6 @@ int dunwind_walk_emit_exited(struct dunwind_session *s, struct dunwind_pending_s
 u64 dunwind_cycles_ns(u64 cycles);
 void dunwind_walk_end_session(struct dunwind_session *s);
 void dunwind_walk_drain(struct dunwind_session *s);
+void dunwind_walk_detach(struct dunwind_session *s);
 
 #endif /* DUNWIND_KMOD_H */

@@ -30,21 +30,38 @@
  */
 int dunwind_pending_init(struct dunwind_pending *p, u32 nr)
 {
+	u32 i;
+
 	p->slots = kvcalloc(nr, sizeof(*p->slots), GFP_KERNEL_ACCOUNT);
 	if (!p->slots)
 		return -ENOMEM;
 	p->mask = nr - 1;
+	for (i = 0; i < nr; i++) {
+		struct dunwind_walk_box *box = kzalloc(sizeof(*box), GFP_KERNEL_ACCOUNT);
+
+		if (!box) {
+			dunwind_pending_free(p);
+			return -ENOMEM;
+		}
+		box->slot = &p->slots[i];
+		p->slots[i].box = box;
+	}
 	return 0;
 }
 
 /**
- * dunwind_pending_free() - free the table; no slot may be in use
+ * dunwind_pending_free() - free the table and its walks' boxes; no slot may be in use
  * @p:	table
  *
  * Context: process.
  */
 void dunwind_pending_free(struct dunwind_pending *p)
 {
+	u32 i;
+
+	/* Boxes close left behind are their threads' to free. */
+	for (i = 0; p->slots && i <= p->mask; i++)
+		kfree(p->slots[i].box);
 	kvfree(p->slots);
 	p->slots = NULL;
 }

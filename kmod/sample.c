@@ -135,7 +135,7 @@ static bool dunwind_queue_walk(struct dunwind_pending_slot *slot, int mode)
 	struct dunwind_session *s = slot->session;
 	u64 cookie = slot->cookie;
 
-	if (!task_work_add(slot->task, &slot->work, mode))
+	if (!task_work_add(slot->task, &slot->box->work, mode))
 		return true;
 	if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_DONE)) {
 		slot->stash.flags |= DUNWIND_SAMPLE_EXITING;
@@ -219,7 +219,8 @@ static u64 dunwind_sample_cookie_stash(struct dunwind_session *s, struct task_st
 	slot->cookie = cookie;
 	slot->exec_id = READ_ONCE(task->self_exec_id);
 	slot->session = s;
-	init_task_work(&slot->work, dunwind_walk_work);
+	init_task_work(&slot->box->work, dunwind_walk_work);
+	atomic_set(&slot->box->taken, 0);
 	/*
 	 * The walk holds the session and the module until it has run: no
 	 * task_work may run module code after unload.  The file holds both

@@ -656,7 +656,11 @@ void dunwind_session_close(struct dunwind_session *s)
 	s->events = NULL;
 	s->tasks = NULL;
 	if (s->configured) {
-		dunwind_walk_drain(s);
+		/* Walks still queued: left behind where possible, else let run. */
+		if (DUNWIND_DETACH_WALKS)
+			dunwind_walk_detach(s);
+		else
+			dunwind_walk_drain(s);
 		/* Late walks only touch their slot: the rest can go. */
 		dunwind_mmap_free(&s->mmap_seen);
 		dunwind_sframe_cache_free(&s->sframe);

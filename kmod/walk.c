@@ -600,7 +600,7 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 
 /**
  * dunwind_walk_work() - task_work callback: walk and emit one USER_STACK
- * @work:	the callback_head in the thread's pending slot
+ * @work:	the callback_head in the box of the thread's pending slot
  *
  * The walk answers the slot's cookie only if it takes the slot while it is
  * still owed (DUNWIND_SLOT_QUEUED); a walk that runs after STOP or close
@@ -611,9 +611,21 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
  */
 void dunwind_walk_work(struct callback_head *work)
 {
-	struct dunwind_pending_slot *slot = container_of(work, struct dunwind_pending_slot, work);
-	struct dunwind_session *s = slot->session;
+	struct dunwind_walk_box *box = container_of(work, struct dunwind_walk_box, work);
+	struct dunwind_pending_slot *slot;
+	struct dunwind_session *s;
 
+	/*
+	 * Close left this walk behind (dunwind_walk_detach()) after we read
+	 * the callback: free the box and leave without sleeping, which
+	 * dunwind_exit()'s synchronize_rcu_tasks() waits for.
+	 */
+	if (atomic_xchg(&box->taken, 1)) {
+		kfree(box);
+		return;
+	}
+	slot = box->slot;
+	s = slot->session;
 	down_read(&s->walk_sem);
 	if (dunwind_pending_move(slot, DUNWIND_SLOT_QUEUED, DUNWIND_SLOT_WALKING)) {
 		dunwind_walk_user(s, slot);
@@ -741,4 +753,39 @@ void dunwind_walk_drain(struct dunwind_session *s)
 	}
 	wait_event_timeout(s->drain_wq, atomic_read(&s->nr_queued) <= self,
 			   DUNWIND_DRAIN_JIFFIES);
+}
+
+/**
+ * dunwind_walk_detach() - leave the walks still queued behind, so that
+ * nothing stays pinned
+ * @s:	session, after dunwind_walk_end_session(), being closed
+ *
+ * A thread can stay in the kernel for seconds with its walk queued (a
+ * large MAP_POPULATE, a sleep no signal interrupts), and task_work cannot
+ * be taken back from a module.  Each such walk's callback becomes
+ * kfree() of its box, which holds nothing of the session or the module:
+ * the walk's references to both are dropped here, and the thread frees
+ * the box whenever it runs its task_work.  A thread that read the old
+ * callback first finds the box taken (dunwind_walk_work()).  Either way
+ * the box is freed once, by its thread.
+ *
+ * Context: release (may sleep), session lock held.
+ */
+void dunwind_walk_detach(struct dunwind_session *s)
+{
+	struct dunwind_pending_slot *slot, *last = &s->pending.slots[s->pending.mask];
+
+	lockdep_assert_held(&s->lock);
+	for (slot = s->pending.slots; slot <= last; slot++) {
+		struct dunwind_walk_box *box = slot->box;
+
+		/* Free, or its walk took the box (it runs, or ran, and puts its own). */
+		if (!READ_ONCE(slot->task) || atomic_xchg(&box->taken, 1))
+			continue;
+		slot->box = NULL;
+		WRITE_ONCE(box->work.func, DUNWIND_TASK_WORK_KFREE);
+		atomic_dec(&s->nr_queued);
+		refcount_dec(&s->ref.refcount);	/* the file's reference remains */
+		module_put(THIS_MODULE);
+	}
 }

@@ -217,10 +217,10 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 	dw_records_free(&r);
 
 	/*
-	 * Close wakes the sleepers so that their late walks run and let go
-	 * of the module: it unloads while they sleep on (a module they pinned
-	 * would stay EWOULDBLOCK for ever).  Their wake-ups take a moment on a
-	 * loaded host: up to 2 s.
+	 * Close leaves the sleepers' queued walks behind: the module unloads
+	 * while they sleep on (a module they pinned would stay EWOULDBLOCK
+	 * for ever).  Where close wakes them instead (kCFI kernels), their
+	 * wake-ups take a moment on a loaded host: up to 2 s.
 	 */
 	dw_session_close(&s);
 	ret = dw_module_unload_wait(2000, &tries);
