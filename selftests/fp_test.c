@@ -25,7 +25,7 @@
 struct chain_check {
 	struct __test_metadata *meta;
 	const struct dw_maps *maps;
-	const char *const *want;	/* innermost first */
+	const char *const *want;	/* innermost first; NULL: any function */
 	int nr_want;
 	int pid;
 	unsigned char *in_leaf, *match;
@@ -82,7 +82,7 @@ static void check_chain(const struct dunwind_rec_sample *s, const struct dunwind
 	name = s->user_ip ? dw_maps_lookup(c->maps, s->user_ip, &off, &dso) : NULL;
 	ok = u && u->nr >= c->nr_want;
 	for (i = 0; ok && i < c->nr_want; i++)
-		ok = !strcmp(frame_name(c->maps, u, i), c->want[i]);
+		ok = !c->want[i] || !strcmp(frame_name(c->maps, u, i), c->want[i]);
 	c->in_leaf[c->n] = name && !strcmp(name, "leaf");
 	c->match[c->n] = ok;
 	c->n++;
@@ -96,8 +96,13 @@ static void check_chain(const struct dunwind_rec_sample *s, const struct dunwind
  * Profile workloads/@prog and require that >= 99 % of the samples between
  * the first and the last one taken in leaf() start with exactly @want.
  */
-static void expect_chain(struct __test_metadata *_metadata, const char *prog,
-			 const char *const *want, int nr_want)
+/*
+ * Profile workloads/@prog: at least 99 % of the samples from the first to
+ * the last one in leaf() (with @leaf_only, only those in leaf()) carry
+ * @want, innermost first.
+ */
+static void expect_chain_in(struct __test_metadata *_metadata, const char *prog,
+			    const char *const *want, int nr_want, int leaf_only)
 {
 	/* A starved guest delivers fewer samples: profile on until enough came. */
 	struct dw_records_opts o = { .ms = PROFILE_MS, .max_ms = MAX_MS,
@@ -134,6 +139,8 @@ static void expect_chain(struct __test_metadata *_metadata, const char *prog,
 		found = 1;
 	}
 	for (i = first; found && i <= last; i++) {
+		if (leaf_only && !c.in_leaf[i])
+			continue;
 		total++;
 		good += c.match[i];
 	}
@@ -145,6 +152,12 @@ static void expect_chain(struct __test_metadata *_metadata, const char *prog,
 	free(c.match);
 	dw_maps_free(maps);
 	dw_records_free(&r);
+}
+
+static void expect_chain(struct __test_metadata *_metadata, const char *prog,
+			 const char *const *want, int nr_want)
+{
+	expect_chain_in(_metadata, prog, want, nr_want, 0);
 }
 
 FIXTURE(fp) {
@@ -175,6 +188,20 @@ TEST_F_TIMEOUT(fp, fp_frameless_leaf, 120)
 	static const char *const want[] = { "leaf", "b", "a", "main" };
 
 	expect_chain(_metadata, "fp_frameless", want, 4);
+}
+
+/*
+ * A signal handler's stack goes on through the signal frame: the
+ * return address into the restorer (no name: the C library's symbol table
+ * is stripped), then the interrupted function at its exact IP, to main.
+ * Only the samples in leaf() are judged: the others are in the code the
+ * signals interrupt, or in the handler.
+ */
+TEST_F_TIMEOUT(fp, fp_through_signal_frame, 120)
+{
+	static const char *const want[] = { "leaf", "handler", NULL, "spin", "a", "main" };
+
+	expect_chain_in(_metadata, "fp_signal", want, 6, 1);
 }
 
 /* Corrupt frame chains: which value the saved %rbp gets. */
