@@ -434,7 +434,8 @@ int dw_dso_file_to_vaddr(const struct dw_dso *d, uint64_t foff, uint64_t *vaddr)
  *		address, the caller passes the call instruction's (addr - 1)
  * @flags:	DW_DSO_SRC for source lines and inline frames
  * @res:	filled; @res->name NULL when no symbol covers @vaddr (then
- *		@res->fde and the range of the FDE, if one covers it)
+ *		@res->fde and the range of the FDE, if one covers it); the
+ *		entry point's routine, without either, is "_start"
  *
  * Context: user space; may read the debug file the first time.
  * Return: 0 if a symbol was found, -ENOENT if not (stale or unreadable
@@ -458,6 +459,8 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 		dw_plt_resolve(&d->plt, d->mod, vaddr, res);
 		if (!res->name)
 			dw_dwarf_fde(d->mod, &d->fdes, d->bias, addr, res);
+		if (!res->name && !res->fde)
+			dw_dwarf_entry(d->mod, &d->fdes, vaddr, res);
 	}
 	if (flags & DW_DSO_SRC)
 		dw_dwarf_src(d->mod, addr, res);

@@ -120,10 +120,10 @@ static int fde_start_of(Dwfl_Module *mod, struct dw_fdes *fdes, Dwarf_Addr pc, _
 		else
 			hi = mid;
 	}
+	*next = lo < fdes->n ? fdes->starts[lo] : ~0ULL;
 	if (!lo)
 		return -ENOENT;
 	*start = fdes->starts[lo - 1];
-	*next = lo < fdes->n ? fdes->starts[lo] : ~0ULL;
 	return 0;
 }
 
@@ -190,6 +190,42 @@ void dw_dwarf_fde(Dwfl_Module *mod, struct dw_fdes *fdes, GElf_Addr bias, Dwarf_
 		free(frame);
 		return;
 	}
+}
+
+/* Past the entry point, how far code with no FDE after it counts as its routine. */
+#define ENTRY_MAX_NO_FDE	256
+
+/**
+ * dw_dwarf_entry() - the ELF entry point's routine, which has no FDE
+ * @mod:	the file's module
+ * @fdes:	the file's FDE starts (read here on first need)
+ * @vaddr:	link-time address no symbol and no FDE covers
+ * @res:	@res->name "_start" and its range, if @vaddr lies in it
+ *
+ * The dynamic loader's _start (glibc's RTLD_START) has no CFI, and
+ * distributions strip ld.so's .symtab: the root frame of every stack
+ * taken while it loads a program would be unnamed.  The routine runs from
+ * e_entry to the next FDE start; it is _start by the ABI's convention.
+ *
+ * Context: user space.
+ */
+void dw_dwarf_entry(Dwfl_Module *mod, struct dw_fdes *fdes, __u64 vaddr, struct dw_symres *res)
+{
+	__u64 start, next;
+	GElf_Addr ebias;
+	GElf_Ehdr eh;
+	Elf *elf = dwfl_module_getelf(mod, &ebias);
+
+	if (!elf || !gelf_getehdr(elf, &eh) || !eh.e_entry || vaddr < eh.e_entry)
+		return;
+	if (!fde_start_of(mod, fdes, vaddr, &start, &next) && start >= eh.e_entry)
+		return;			/* a function with an FDE lies in between */
+	if (next == ~0ULL ? vaddr - eh.e_entry >= ENTRY_MAX_NO_FDE : vaddr >= next)
+		return;
+	res->name = "_start";
+	res->start = eh.e_entry;
+	res->size = next == ~0ULL ? 0 : next - eh.e_entry;
+	res->off = vaddr - eh.e_entry;
 }
 
 /* dw_dwarf_fdes_free() - forget @fdes; they are read again on next need. */

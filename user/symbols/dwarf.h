@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What DWARF says about an address: source frames, the FDE's range (dwarf.c). */
+/*
+ * What DWARF says about an address: source frames, the FDE's range, and the
+ * entry point's routine that has none (dwarf.c).
+ */
 #ifndef DW_SYMBOLS_DWARF_H
 #define DW_SYMBOLS_DWARF_H
 
@@ -19,6 +22,7 @@ struct dw_fdes {
 void dw_dwarf_src(Dwfl_Module *mod, Dwarf_Addr addr, struct dw_symres *res);
 void dw_dwarf_fde(Dwfl_Module *mod, struct dw_fdes *fdes, GElf_Addr bias, Dwarf_Addr addr,
 		  struct dw_symres *res);
+void dw_dwarf_entry(Dwfl_Module *mod, struct dw_fdes *fdes, __u64 vaddr, struct dw_symres *res);
 void dw_dwarf_fdes_free(struct dw_fdes *fdes);
 
 #endif

@@ -417,6 +417,43 @@ TEST(without_debug_info_a_function_with_a_frame_is_its_whole_fde)
 	expect_fde(_metadata, framed + framed_size - 1, framed, framed_size);
 }
 
+/*
+ * The entry point's routine with neither symbol nor FDE (glibc's ld.so:
+ * RTLD_START has no CFI, and its .symtab is stripped) is _start, up to the
+ * next FDE's function.
+ */
+TEST(an_entry_point_without_symbol_or_fde_is_start)
+{
+	char path[PATH_MAX + 64];
+	unsigned long long entry = 0;
+	struct dw_symres r, next;
+	struct dw_dso *d;
+	FILE *f;
+
+	NEED_BUILT();
+	if (sh("printf '.text\\n.globl ent\\nent:\\n\\txor %%ebp, %%ebp\\n\\tcall f\\n\\thlt\\n"
+	       "f:\\n\\t.cfi_startproc\\n\\tret\\n\\t.cfi_endproc\\n' >ent.s && "
+	       "gcc -nostdlib -static -Wl,-e,ent -Wl,--eh-frame-hdr -o ent ent.s && strip ent && "
+	       "readelf -h ent | sed -n 's/.*Entry point address: *//p' >ent.txt"))
+		SKIP(return, "gcc, strip or readelf failed (Debian: gcc, binutils)");
+	snprintf(path, sizeof(path), "%s/ent.txt", dir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%llx", &entry));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/ent", dir);
+	d = dw_dso_get(path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, dw_dso_resolve(d, entry + 2, 0, &r));
+	EXPECT_STREQ("_start", r.name);
+	EXPECT_EQ(entry, r.start);
+	EXPECT_EQ(2, r.off);
+	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, entry + r.size, 0, &next));
+	EXPECT_TRUE(next.fde);
+	EXPECT_EQ(entry + r.size, next.start);
+	dw_dso_cache_free();
+}
+
 /* Four bytes into the PLT stub at @stub of @path: @name, from @stub. */
 static void expect_plt_stub(struct __test_metadata *_metadata, const char *path,
 			    uint64_t stub, const char *name)
