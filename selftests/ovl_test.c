@@ -6,9 +6,8 @@
  * table the recorder registers for the file it opens at that path must
  * apply to its walks.
  *
- * Needs overlay.ko for the booted kernel: tools/vm/selftests copies it to
- * /selftests-extra/overlay.ko when tools/kernel knows the kernel's modules;
- * the tests SKIP without it.
+ * Needs overlay.ko for the booted kernel (overlay.h); the tests SKIP
+ * without it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,18 +16,17 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "chain.h"
+#include "overlay.h"
 #include "records.h"
 #include "sframe/sframe_reg.h"
 #include "symbols/symtab.h"
 #include "workload.h"
 
-#define OVL_KO		"/selftests-extra/overlay.ko"
 #define TOP		"/tmp/dw-ovl"
 #define MERGED		TOP "/merged"
 #define PROG		"eh_chain"	/* no frame pointers, .eh_frame only */
@@ -40,49 +38,6 @@
 static const struct dw_frame_pat chain_want[] = {
 	DW_FN("leaf"), DW_FN("c"), DW_FN("b"), DW_FN("a"), DW_FN("main"),
 };
-
-/* Make overlayfs available: it is a module in Debian's kernels. 0 or -errno. */
-static int ovl_load(void)
-{
-	int fd, ret = 0;
-
-	fd = open(OVL_KO, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* Copy @src to a new executable file @dst. 0 or -errno. */
-static int copy_exe(const char *src, const char *dst)
-{
-	char buf[65536];
-	int in, out, ret = 0;
-	ssize_t n;
-
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
-			break;
-		}
-	if (n < 0)
-		ret = -errno;
-	close(in);
-	if (close(out) && !ret)
-		ret = -errno;
-	return ret;
-}
 
 FIXTURE(ovl) {
 	int mounted;		/* 1: tmpfs at TOP, 2: and the overlay */
@@ -96,11 +51,11 @@ FIXTURE_SETUP(ovl)
 
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
-	ret = ovl_load();
+	ret = dw_ovl_load();
 	if (ret == -ENOENT)
 		SKIP(return, "no %s: tools/vm/selftests adds it when 'tools/kernel env' "
-		     "gives the kernel's MODDIR", OVL_KO);
-	ASSERT_EQ(0, ret) TH_LOG("cannot load %s: %s", OVL_KO, strerror(-ret));
+		     "gives the kernel's MODDIR", DW_OVL_KO);
+	ASSERT_EQ(0, ret) TH_LOG("cannot load %s: %s", DW_OVL_KO, strerror(-ret));
 	ASSERT_EQ(0, dw_workload_path(PROG, src, sizeof(src)));
 	if (access(src, X_OK))
 		SKIP(return, "no workload %s", src);
@@ -112,7 +67,7 @@ FIXTURE_SETUP(ovl)
 	ASSERT_EQ(0, mkdir(TOP "/upper", 0755));
 	ASSERT_EQ(0, mkdir(TOP "/work", 0755));
 	ASSERT_EQ(0, mkdir(MERGED, 0755));
-	ASSERT_EQ(0, copy_exe(src, TOP "/lower/" PROG));
+	ASSERT_EQ(0, dw_copy_file(src, TOP "/lower/" PROG, 0755));
 	ASSERT_EQ(0, mount("overlay", MERGED, "overlay", 0,
 			   "lowerdir=" TOP "/lower,upperdir=" TOP "/upper,workdir=" TOP "/work"))
 		TH_LOG("overlay on %s: %s", MERGED, strerror(errno));
