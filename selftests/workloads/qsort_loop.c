@@ -3,10 +3,12 @@
  * qsort_loop: main -> sorter -> qsort (libc) -> cmp, over and over.  The
  * comparator is slow on purpose so most samples land in it, under libc
  * frames that have no frame pointers and no .sframe.  Prints "ready" and
- * loops until killed or 120 s.
+ * loops until killed or 120 s; 'qsort_loop SECONDS' exits 0 after SECONDS
+ * (container_test runs it under 'dunwind record -- CMD', which ends with it).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NOIPA __attribute__((noipa, noinline))
@@ -43,16 +45,17 @@ NOIPA static unsigned long sorter(int *v, unsigned int seed)
 	return (unsigned long)v[0] + v[NR - 1];
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static int v[NR];
 	unsigned long sum = 0;
 	unsigned int seed = 1;
+	time_t end = argc > 1 ? time(NULL) + atoi(argv[1]) : 0;
 
 	alarm(120);
 	printf("ready\n");
 	fflush(stdout);
-	for (;;)
+	while (!end || time(NULL) < end)
 		sum += sorter(v, seed++);
 	return sum == 42;
 }
