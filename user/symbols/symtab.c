@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "symbols/dso.h"
+#include "symbols/procfile.h"
 #include "symbols/symtab.h"
 #include "util/maps.h"
 #include "util/array.h"
@@ -63,14 +64,16 @@ static const char *keep_path(struct dw_maps *m, const char *path)
 	return p->path;
 }
 
-/* The file of a live process's mapping: its own view first (mount namespaces). */
-static struct dw_dso *live_dso(int pid, const char *path)
+/*
+ * The file of a live process's mapping (procfile.h): as the process sees it
+ * (mount namespaces), else the mapped inode (the path is gone or names
+ * another file), else the path as we see it.
+ */
+static struct dw_dso *live_dso(int pid, const struct dw_maps_line *l)
 {
-	char file[4096 + 64];
+	char file[4200];
 
-	snprintf(file, sizeof(file), "/proc/%d/root%s", pid, path);
-	if (access(file, R_OK))
-		return dw_dso_get(path, NULL, 0);
+	dw_proc_file(pid, l->path, l->start, l->end, NULL, 0, file, sizeof(file));
 	return dw_dso_get(file, NULL, 0);
 }
 
@@ -123,7 +126,7 @@ struct dw_maps *dw_maps_load(int pid)
 		map = &m->maps[m->nr_maps];
 		*map = (struct dw_map){ .start = l->start, .end = l->end, .offset = l->offset };
 		if (l->path[0] == '/') {
-			map->dso = live_dso(pid, l->path);
+			map->dso = live_dso(pid, l);
 			map->path = keep_path(m, l->path);
 			if (!map->dso || !map->path)
 				goto fail;

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dw_maps_*: symbolise addresses of this very process: a function of this
- * (PIE) test program from .symtab, and a libc function from .dynsym.
+ * (PIE) test program from .symtab, and a libc function from .dynsym; and a
+ * mapped copy of it whose file is gone.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "symbols/dso.h"
 #include "symbols/symtab.h"
 
 __attribute__((noinline, used)) int dw_test_marker_function(int x)
@@ -97,6 +104,53 @@ TEST_F(self, a_heap_address_has_no_name)
 	self->name = dw_maps_lookup(self->m, (uintptr_t)heap, &self->off, &self->dso);
 	EXPECT_EQ(NULL, self->name);
 	free(heap);
+}
+
+/*
+ * A copy of this program mapped executable, then deleted (as a package
+ * upgrade replaces a library): dw_maps_load() reads it through
+ * /proc/self/map_files and names the marker function in the copy.
+ */
+TEST(a_mapped_file_that_is_gone_is_named_through_map_files)
+{
+	char dir[] = "/tmp/dw_symtab_test.XXXXXX", copy[64], cmd[160];
+	uint64_t vaddr, foff, off = 0;
+	const char *name, *dso = NULL;
+	struct dw_maps *m;
+	struct dw_dso *d;
+	struct stat st;
+	Dl_info info;
+	void *map;
+	int fd;
+
+	if (geteuid())
+		SKIP(return, "/proc/PID/map_files needs root (CAP_SYS_ADMIN)");
+	ASSERT_NE(0, dladdr((void *)dw_test_marker_function, &info));
+	vaddr = (uintptr_t)dw_test_marker_function - (uintptr_t)info.dli_fbase;
+	d = dw_dso_get("/proc/self/exe", NULL, 0);
+	/* Text is mapped at its own file offset in GNU ld's layouts. */
+	if (!d || dw_dso_file_to_vaddr(d, vaddr, &foff) || foff != vaddr)
+		SKIP(return, "this program's text is not at its file offset");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(copy, sizeof(copy), "%s/copy", dir);
+	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s", getpid(), copy);
+	ASSERT_EQ(0, system(cmd));
+	fd = open(copy, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fstat(fd, &st));
+	map = mmap(NULL, st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	unlink(copy);
+	rmdir(dir);
+	ASSERT_NE(MAP_FAILED, map);
+	m = dw_maps_load(0);
+	ASSERT_NE(NULL, m);
+	name = dw_maps_lookup(m, (uintptr_t)map + vaddr, &off, &dso);
+	EXPECT_STREQ("dw_test_marker_function", name ? name : "(none)");
+	EXPECT_EQ(0, off);
+	EXPECT_TRUE(ends_with(dso, "/copy"));
+	dw_maps_free(m);
+	munmap(map, st.st_size);
 }
 
 TEST(the_maps_of_this_process_load)
