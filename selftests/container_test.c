@@ -207,23 +207,15 @@ static void ctr_record(struct __test_metadata *_metadata, FIXTURE_DATA(ctr) *sel
 
 FIXTURE_SETUP(ctr)
 {
+	char why[256];
 	int ret;
 
-	if (access(DUNWIND_DEVICE, F_OK))
-		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
-	ret = dw_ovl_load();
-	if (ret == -ENOENT)
-		SKIP(return, "no %s: tools/vm/selftests adds it when 'tools/kernel env' "
-		     "gives the kernel's MODDIR", DW_OVL_KO);
-	ASSERT_EQ(0, ret) TH_LOG("cannot load %s: %s", DW_OVL_KO, strerror(-ret));
-	mkdir(TOP, 0755);
-	ASSERT_EQ(0, mount("tmpfs", TOP, "tmpfs", 0, "size=64m"))
-		TH_LOG("tmpfs on %s: %s", TOP, strerror(errno));
-	self->mounted = 1;
-	ASSERT_EQ(0, mkdir(TOP "/lower", 0755));
-	ASSERT_EQ(0, mkdir(TOP "/upper", 0755));
-	ASSERT_EQ(0, mkdir(TOP "/work", 0755));
-	ASSERT_EQ(0, mkdir(TOP "/merged", 0755));
+	ret = dw_ovl_ready(why, sizeof(why));
+	if (!ret)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(1, ret) TH_LOG("%s", why);
+	ret = dw_ovl_scratch(TOP, &self->mounted);
+	ASSERT_EQ(0, ret) TH_LOG("a tmpfs for the overlay at %s: %s", TOP, strerror(-ret));
 	ret = ctr_populate();
 	if (ret == -ENOENT)
 		SKIP(return, "no container root: the selftests build makes it once "

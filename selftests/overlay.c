@@ -2,12 +2,18 @@
 /* Overlayfs for the container selftests (overlay.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/dunwind.h>
 
 #include "overlay.h"
 
-int dw_ovl_load(void)
+/* Make overlayfs available: it is a module in Debian's kernels. 0 or -errno. */
+static int ovl_load(void)
 {
 	int fd, ret = 0;
 
@@ -20,30 +26,41 @@ int dw_ovl_load(void)
 	return ret;
 }
 
-int dw_copy_file(const char *src, const char *dst, unsigned int mode)
+int dw_ovl_ready(char *why, size_t len)
 {
-	char buf[65536];
-	int in, out, ret = 0;
-	ssize_t n;
+	int ret;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
+	if (access(DUNWIND_DEVICE, F_OK)) {
+		snprintf(why, len, "no %s: is the module loaded?", DUNWIND_DEVICE);
+		return 0;
+	}
+	ret = ovl_load();
+	if (ret == -ENOENT) {
+		snprintf(why, len, "no %s: tools/vm/selftests adds it when 'tools/kernel env' "
+			 "gives the kernel's MODDIR", DW_OVL_KO);
+		return 0;
+	}
+	if (ret) {
+		snprintf(why, len, "cannot load %s: %s", DW_OVL_KO, strerror(-ret));
 		return ret;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
-			break;
-		}
-	if (n < 0)
-		ret = -errno;
-	close(in);
-	if (close(out) && !ret)
-		ret = -errno;
-	return ret;
+	return 1;
+}
+
+int dw_ovl_scratch(const char *top, int *mounted)
+{
+	static const char *const dirs[] = { "lower", "upper", "work", "merged" };
+	char path[4096];
+	size_t i;
+
+	mkdir(top, 0755);
+	if (mount("tmpfs", top, "tmpfs", 0, "size=64m"))
+		return -errno;
+	*mounted = 1;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", top, dirs[i]);
+		if (mkdir(path, 0755))
+			return -errno;
+	}
+	return 0;
 }

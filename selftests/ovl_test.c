@@ -46,27 +46,18 @@ FIXTURE(ovl) {
 
 FIXTURE_SETUP(ovl)
 {
-	char src[512];
+	char src[512], why[256];
 	int ret;
 
-	if (access(DUNWIND_DEVICE, F_OK))
-		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
-	ret = dw_ovl_load();
-	if (ret == -ENOENT)
-		SKIP(return, "no %s: tools/vm/selftests adds it when 'tools/kernel env' "
-		     "gives the kernel's MODDIR", DW_OVL_KO);
-	ASSERT_EQ(0, ret) TH_LOG("cannot load %s: %s", DW_OVL_KO, strerror(-ret));
+	ret = dw_ovl_ready(why, sizeof(why));
+	if (!ret)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(1, ret) TH_LOG("%s", why);
 	ASSERT_EQ(0, dw_workload_path(PROG, src, sizeof(src)));
 	if (access(src, X_OK))
 		SKIP(return, "no workload %s", src);
-	mkdir(TOP, 0755);
-	ASSERT_EQ(0, mount("tmpfs", TOP, "tmpfs", 0, "size=64m"))
-		TH_LOG("tmpfs on %s: %s", TOP, strerror(errno));
-	self->mounted = 1;
-	ASSERT_EQ(0, mkdir(TOP "/lower", 0755));
-	ASSERT_EQ(0, mkdir(TOP "/upper", 0755));
-	ASSERT_EQ(0, mkdir(TOP "/work", 0755));
-	ASSERT_EQ(0, mkdir(MERGED, 0755));
+	ret = dw_ovl_scratch(TOP, &self->mounted);
+	ASSERT_EQ(0, ret) TH_LOG("a tmpfs for the overlay at %s: %s", TOP, strerror(-ret));
 	ASSERT_EQ(0, dw_copy_file(src, TOP "/lower/" PROG, 0755));
 	ASSERT_EQ(0, mount("overlay", MERGED, "overlay", 0,
 			   "lowerdir=" TOP "/lower,upperdir=" TOP "/upper,workdir=" TOP "/work"))

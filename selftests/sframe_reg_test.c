@@ -261,35 +261,6 @@ static int reg_stats(int fd, __u64 *tables, __u64 *bytes)
 	return 0;
 }
 
-/* Copy @src to a new file @dst (a distinct inode with the same build-id). */
-static int copy_file(const char *src, const char *dst)
-{
-	char buf[65536];
-	int in, out, ret = 0;
-	ssize_t n;
-
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n) {
-			ret = -EIO;
-			break;
-		}
-	if (n < 0)
-		ret = -errno;
-	close(in);
-	if (close(out) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* How a registration is spoiled. */
 enum badreg_kind {
 	BAD_NONE, BAD_MAGIC, BAD_UNSORTED, BAD_TRUNCATED, BAD_BUILD_ID, BAD_FD, BAD_NOT_ELF,
@@ -467,7 +438,7 @@ FIXTURE_SETUP(reglife)
 	ASSERT_LE(0, self->obs);
 	ASSERT_EQ(0, dw_workload_path("qsort_loop", src, sizeof(src)));
 	snprintf(self->copy, sizeof(self->copy), "/tmp/dw_reglife.%d", getpid());
-	ret = copy_file(src, self->copy);
+	ret = dw_copy_file(src, self->copy, 0755);
 	ASSERT_EQ(0, ret) TH_LOG("copy %s: %s", src, strerror(-ret));
 	ASSERT_EQ(0, reg_stats(self->obs, &self->tables0, &self->bytes0));
 }

@@ -246,3 +246,37 @@ void dw_workload_stop(struct dw_workload *w)
 		close(w->out_fd);
 	w->in_fd = w->out_fd = -1;
 }
+
+/**
+ * dw_copy_file() - copy @src (a workload, a library) to a new file @dst
+ * @mode:	the new file's mode
+ * Context: user space.
+ * Return: 0 or -errno.
+ */
+int dw_copy_file(const char *src, const char *dst, unsigned int mode)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -EIO;
+			break;
+		}
+	if (n < 0)
+		ret = -errno;
+	close(in);
+	if (close(out) && !ret)
+		ret = -errno;
+	return ret;
+}

@@ -35,5 +35,7 @@ int dw_workload_wait(struct dw_workload *w, int timeout_ms);
 void dw_workload_stop(struct dw_workload *w);
 /* Absolute path of workloads/@name next to the running test, in @buf. 0 or -errno. */
 int dw_workload_path(const char *name, char *buf, size_t len);
+/* Copy @src to a new file @dst with @mode (a private copy: another inode). 0 or -errno. */
+int dw_copy_file(const char *src, const char *dst, unsigned int mode);
 
 #endif

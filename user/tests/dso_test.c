@@ -57,6 +57,22 @@ static int sh(const char *cmd)
 	return system(full);
 }
 
+/* The hex number at the start of @name in the test directory (a shell command wrote it). */
+static int read_hex(const char *name, unsigned long long *v)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llx", v);
+	fclose(f);
+	return n == 1 ? 0 : -1;
+}
+
 /* st_value and st_size of @name in the .symtab of @path. */
 static int find_sym(const char *path, const char *name, uint64_t *addr, uint64_t *size)
 {
@@ -428,7 +444,6 @@ TEST(an_entry_point_without_symbol_or_fde_is_start)
 	unsigned long long entry = 0;
 	struct dw_symres r, next;
 	struct dw_dso *d;
-	FILE *f;
 
 	NEED_BUILT();
 	if (sh("printf '.text\\n.globl ent\\nent:\\n\\txor %%ebp, %%ebp\\n\\tcall f\\n\\thlt\\n"
@@ -436,11 +451,7 @@ TEST(an_entry_point_without_symbol_or_fde_is_start)
 	       "gcc -nostdlib -static -Wl,-e,ent -Wl,--eh-frame-hdr -o ent ent.s && strip ent && "
 	       "readelf -h ent | sed -n 's/.*Entry point address: *//p' >ent.txt"))
 		SKIP(return, "gcc, strip or readelf failed (Debian: gcc, binutils)");
-	snprintf(path, sizeof(path), "%s/ent.txt", dir);
-	f = fopen(path, "r");
-	ASSERT_NE(NULL, f);
-	ASSERT_EQ(1, fscanf(f, "%llx", &entry));
-	fclose(f);
+	ASSERT_EQ(0, read_hex("ent.txt", &entry));
 	snprintf(path, sizeof(path), "%s/ent", dir);
 	d = dw_dso_get(path, NULL, 0);
 	ASSERT_NE(NULL, d);
@@ -474,17 +485,12 @@ TEST(a_plt_stub_is_named_func_at_plt)
 {
 	char path[PATH_MAX + 64];
 	unsigned long long plt = 0;
-	FILE *f;
 
 	NEED_BUILT();
 	if (sh("printf '#include <stdio.h>\\nint main(void) { return puts(\"x\"); }\\n' "
 	       ">plt.c && gcc -O1 -o plt plt.c && objdump -d plt | grep '<puts@plt>:' >plt.txt"))
 		SKIP(return, "gcc or objdump failed (Debian: gcc, binutils)");
-	snprintf(path, sizeof(path), "%s/plt.txt", dir);
-	f = fopen(path, "r");
-	ASSERT_NE(NULL, f);
-	ASSERT_EQ(1, fscanf(f, "%llx", &plt));
-	fclose(f);
+	ASSERT_EQ(0, read_hex("plt.txt", &plt));
 	snprintf(path, sizeof(path), "%s/plt", dir);
 	expect_plt_stub(_metadata, path, plt, "puts@plt");
 }
