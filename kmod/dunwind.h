@@ -227,6 +227,9 @@ struct dunwind_sframe_map {
 	u64 reg_serial;			/* DUNWIND_SMAP_REG: registry entry */
 	u64 reg_gen;			/* DUNWIND_SMAP_NONE: registry as of then */
 	unsigned long bias;		/* DUNWIND_SMAP_REG: run-time - ELF vaddr */
+	bool want_table;		/* DUNWIND_SMAP_NONE: an ELF file with no
+					   .sframe, that a registration can give
+					   a table (the table barrier's case) */
 	u64 epoch;			/* which build this is: its cached rules carry it */
 };
 
@@ -324,7 +327,24 @@ enum dunwind_counter {
 	DW_CNT_OFFCPU,
 	DW_CNT_OFFCPU_SHORT,
 	DW_CNT_OFFCPU_FULL,
+	DW_CNT_BARRIER_WAITS,
+	DW_CNT_BARRIER_MISSED,
+	DW_CNT_BARRIER_NS,
 	DW_CNT_MAX,
+};
+
+/* kmod/barrier.c: walks waiting for the recorder's verdict on a file. */
+struct dunwind_barrier_file {
+	u64 ino;
+	u32 dev;
+	u8 state;
+};
+
+struct dunwind_barrier {
+	spinlock_t lock;		/* Guards @files' entries and @closed */
+	struct dunwind_barrier_file *files;	/* set at CONFIG, under @lock */
+	bool closed;			/* STOP: no walk waits */
+	wait_queue_head_t wq;		/* walks waiting for a verdict */
 };
 
 struct dunwind_session {
@@ -358,6 +378,7 @@ struct dunwind_session {
 	wait_queue_head_t drain_wq;	/* woken as @nr_queued drops */
 	struct dunwind_sframe_cache sframe;
 	struct dunwind_offcpu offcpu;
+	struct dunwind_barrier barrier;
 	/* Tables this session registered; Guarded by dunwind_reg_lock (registry.c). */
 	struct {
 		dev_t dev;
@@ -396,6 +417,16 @@ int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_memo *memo,
 			 const u64 *ips, unsigned int nr);
+
+void dunwind_barrier_init(struct dunwind_barrier *b);
+int dunwind_barrier_alloc(struct dunwind_barrier *b);
+void dunwind_barrier_free(struct dunwind_barrier *b);
+bool dunwind_barrier_claim(struct dunwind_barrier *b, u32 dev, u64 ino);
+void dunwind_barrier_answer(struct dunwind_barrier *b, u32 dev, u64 ino);
+void dunwind_barrier_wait(struct dunwind_session *s, u32 dev, u64 ino);
+void dunwind_barrier_open(struct dunwind_barrier *b);
+void dunwind_barrier_close(struct dunwind_barrier *b);
+int dunwind_barrier_none(struct dunwind_session *s, const void __user *arg);
 
 /* kmod/perm.c: perf_event_open()'s policy for who may profile what. */
 int dunwind_perm_config(const struct dunwind_config *cfg, struct task_struct *task, bool *kernel);

@@ -43,6 +43,8 @@ static long dunwind_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return dunwind_registry_register(s, (const void __user *)arg);
 	case DUNWIND_IOC_TEST_NMI:
 		return arg ? -EINVAL : dunwind_session_test_nmi(s);
+	case DUNWIND_IOC_SFRAME_NONE:
+		return dunwind_barrier_none(s, (const void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -346,6 +346,43 @@ out_unlock_free:
 	return ret;
 }
 
+/*
+ * The body of dunwind_registry_register() once @file is known: check it,
+ * copy and validate the table within the cap, hash it.
+ * Context: ioctl (may sleep, may fault).  Return: as the ioctl's.
+ */
+static int dunwind_reg_register_file(struct dunwind_session *s, struct file *file,
+				     const struct inode *inode, const struct dunwind_sframe_reg *r)
+{
+	struct dunwind_reg *e;
+	int ret;
+
+	ret = dunwind_reg_check_file(file, inode, r);
+	if (ret)
+		return ret;
+	/* The cap is checked before anything is allocated or copied. */
+	ret = dunwind_reg_reserve(r->table_size);
+	if (ret)
+		return ret;
+	ret = down_killable(&dunwind_reg_sem);
+	if (ret)
+		goto out_unreserve;
+	/* Validate outside the lock: it reads the whole table. */
+	e = dunwind_reg_new(r);
+	up(&dunwind_reg_sem);
+	if (IS_ERR(e)) {
+		ret = PTR_ERR(e);
+		goto out_unreserve;
+	}
+	e->dev = inode->i_sb->s_dev;
+	e->ino = inode->i_ino;
+	return dunwind_reg_insert(s, e, r->flags & DUNWIND_REG_PIN);
+
+out_unreserve:
+	dunwind_reg_unreserve(r->table_size);
+	return ret;
+}
+
 /**
  * dunwind_registry_register() - DUNWIND_IOC_SFRAME_REGISTER
  * @s:		the registering session (owns a reference until it closes)
@@ -359,7 +396,6 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 {
 	struct dunwind_sframe_reg r;
 	const struct inode *inode;
-	struct dunwind_reg *e;
 	struct file *file;
 	int ret;
 
@@ -373,35 +409,13 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 		return -EBADF;
 	/* Keyed as mappings are (dunwind_vma_key()): by the inode user space sees. */
 	inode = dunwind_reg_file_inode(file);
-	ret = dunwind_reg_check_file(file, inode, &r);
-	if (ret)
-		goto out_fput;
-	/* The cap is checked before anything is allocated or copied. */
-	ret = dunwind_reg_reserve(r.table_size);
-	if (ret)
-		goto out_fput;
-	ret = down_killable(&dunwind_reg_sem);
-	if (ret)
-		goto out_unreserve;
-	/* Validate outside the lock: it reads the whole table. */
-	e = dunwind_reg_new(&r);
-	up(&dunwind_reg_sem);
-	if (IS_ERR(e)) {
-		ret = PTR_ERR(e);
-		goto out_unreserve;
-	}
-	e->dev = inode->i_sb->s_dev;
-	e->ino = inode->i_ino;
-	ret = dunwind_reg_insert(s, e, r.flags & DUNWIND_REG_PIN);
-	fput(file);
-	return ret;
-
-out_unreserve:
-	dunwind_reg_unreserve(r.table_size);
-out_fput:
+	ret = dunwind_reg_register_file(s, file, inode, &r);
+	/* Whatever came of it, walks waiting for this file may go on. */
+	dunwind_barrier_answer(&s->barrier, inode->i_sb->s_dev, inode->i_ino);
 	fput(file);
 	return ret;
 }
+
 
 /**
  * dunwind_registry_session_close() - drop every table reference of a session

@@ -41,6 +41,7 @@ struct dunwind_session *dunwind_session_new(void)
 	mutex_init(&s->lock);
 	init_rwsem(&s->walk_sem);
 	init_waitqueue_head(&s->drain_wq);
+	dunwind_barrier_init(&s->barrier);
 	dunwind_follow_init(s);
 	return s;
 }
@@ -50,6 +51,7 @@ static void dunwind_session_free(struct kref *ref)
 	struct dunwind_session *s = container_of(ref, struct dunwind_session, ref);
 
 	dunwind_follow_free(s);
+	dunwind_barrier_free(&s->barrier);
 	dunwind_mmap_free(&s->mmap_seen);
 	dunwind_offcpu_free(&s->offcpu);
 	dunwind_sframe_cache_free(&s->sframe);
@@ -84,9 +86,16 @@ static int dunwind_config_check(struct dunwind_config *c)
 	} else if (!c->pid == !c->tid || c->pid < 0 || c->tid < 0 || c->cpus) {
 		return -EINVAL;
 	}
-	if (!c->cpus != !c->cpus_size || c->cpus_size > DUNWIND_MAX_CPUS_SIZE ||
-	    c->__reserved1)
+	if (!c->cpus != !c->cpus_size || c->cpus_size > DUNWIND_MAX_CPUS_SIZE)
 		return -EINVAL;
+	if (c->flags & DUNWIND_CFG_TABLE_BARRIER) {
+		if (!c->barrier_ms)
+			c->barrier_ms = DUNWIND_DEFAULT_BARRIER_MS;
+		if (c->barrier_ms > DUNWIND_MAX_BARRIER_MS)
+			return -EINVAL;
+	} else if (c->barrier_ms) {
+		return -EINVAL;
+	}
 	if (!c->sample_freq == !c->sample_period)
 		return -EINVAL;
 	if (c->sample_freq > DUNWIND_SAMPLE_MAX_FREQ ||
@@ -230,6 +239,11 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	ret = dunwind_offcpu_alloc(&s->offcpu, &cfg);
 	if (ret)
 		goto out_free_mmap;
+	if (cfg.flags & DUNWIND_CFG_TABLE_BARRIER) {
+		ret = dunwind_barrier_alloc(&s->barrier);
+		if (ret)
+			goto out_free_offcpu;
+	}
 	s->cfg = cfg;
 	s->target = pid;
 	/* Pairs with smp_load_acquire() in dunwind_mmap(): the ring is ready. */
@@ -237,6 +251,8 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	mutex_unlock(&s->lock);
 	return 0;
 
+out_free_offcpu:
+	dunwind_offcpu_free(&s->offcpu);
 out_free_mmap:
 	dunwind_mmap_free(&s->mmap_seen);
 out_free_sframe:
@@ -552,6 +568,7 @@ int dunwind_session_start(struct dunwind_session *s)
 		s->target_tid = s->cfg.pid ? 0 : task_pid_nr(task);
 	}
 	dunwind_ring_set_stopped(&s->ring, false);
+	dunwind_barrier_open(&s->barrier);
 	s->children = !!(s->cfg.flags & DUNWIND_CFG_CHILDREN);
 	if (s->children) {
 		ret = dunwind_follow_add(s, task);
@@ -605,6 +622,8 @@ int dunwind_session_stop(struct dunwind_session *s)
 
 	mutex_lock(&s->lock);
 	if (s->started) {
+		/* Walks waiting for verdicts the caller cannot give meanwhile. */
+		dunwind_barrier_close(&s->barrier);
 		dunwind_session_detach(s);
 		dunwind_walk_end_session(s);
 		s->started = false;
@@ -706,6 +725,9 @@ int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 	st.offcpu_samples = atomic64_read(&s->cnt[DW_CNT_OFFCPU]);
 	st.offcpu_short = atomic64_read(&s->cnt[DW_CNT_OFFCPU_SHORT]);
 	st.offcpu_full = atomic64_read(&s->cnt[DW_CNT_OFFCPU_FULL]);
+	st.barrier_waits = atomic64_read(&s->cnt[DW_CNT_BARRIER_WAITS]);
+	st.barrier_missed = atomic64_read(&s->cnt[DW_CNT_BARRIER_MISSED]);
+	st.barrier_ns = atomic64_read(&s->cnt[DW_CNT_BARRIER_NS]);
 	dunwind_registry_stats(&st.reg_tables, &st.reg_bytes);
 	mutex_lock(&s->lock);
 	if (s->configured)

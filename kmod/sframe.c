@@ -193,6 +193,7 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 	int ret;
 
 	m->state = DUNWIND_SMAP_NONE;
+	m->want_table = false;
 	m->reg_gen = dunwind_registry_gen();
 	if (!ehdr || dunwind_elf_parse_user(ehdr, &info))
 		return;
@@ -205,6 +206,7 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 			m->bias = ehdr - info.load_vaddr;
 			m->state = DUNWIND_SMAP_REG;
 		}
+		m->want_table = !m->reg_serial && m->key.ino;
 		return;
 	}
 	sec = ehdr + (info.sframe_vaddr - info.load_vaddr);

@@ -151,13 +151,16 @@ struct dunwind_unwind {
 	unsigned int signals;		/* signal frames crossed */
 	unsigned long entry;		/* AT_ENTRY: the program's _start; 0 unknown */
 	unsigned long ld_entry;		/* the loader's entry point; 0 unknown, none */
+	bool barrier;			/* may stop for a file's verdict (table barrier) */
+	u32 wait_dev;			/* stopped for the verdict on this file ... */
+	u64 wait_ino;			/* ... (0: did not) */
 	struct dunwind_session *s;
 	struct pt_regs *regs;		/* at kernel entry */
 	struct dunwind_sframe_memo memo;
 };
 
-#define dunwind_for_each_user_frame(st, s, regs) \
-	for (dunwind_unwind_start(st, s, regs); !(st)->done; dunwind_unwind_next(st))
+#define dunwind_for_each_user_frame(st, s, regs, barrier) \
+	for (dunwind_unwind_start(st, s, regs, barrier); !(st)->done; dunwind_unwind_next(st))
 
 /* End the walk: @stop says why.  Return: false, for "no caller frame". */
 static bool dunwind_unwind_end(struct dunwind_unwind *st, u8 stop)
@@ -338,6 +341,26 @@ static bool dunwind_unwind_signal(struct dunwind_unwind *st)
 }
 
 /*
+ * The table barrier: is the frame at @st in an ELF file with no table, on
+ * which the recorder has not given its verdict, and no walk waited for it
+ * yet?  Then the walk stops here, to wait for it and walk again.
+ */
+static bool dunwind_unwind_barrier(struct dunwind_unwind *st)
+{
+	const struct dunwind_sframe_map *m;
+
+	if (!st->barrier || !(st->s->cfg.flags & DUNWIND_CFG_TABLE_BARRIER))
+		return false;
+	m = dunwind_sframe_memo_find(&st->memo, st->exact ? st->ip : st->ip - 1);
+	if (!m || m->state != DUNWIND_SMAP_NONE || !m->want_table ||
+	    !dunwind_barrier_claim(&st->s->barrier, m->key.dev, m->key.ino))
+		return false;
+	st->wait_dev = m->key.dev;
+	st->wait_ino = m->key.ino;
+	return true;
+}
+
+/*
  * The rule that recovers the caller of the frame at @st: SFrame (the
  * file's own or a registered table) where it covers the IP; frame pointers
  * for code in a mapping that has no table at all.  Return: true with
@@ -381,6 +404,9 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 	}
 	/* The file has a table, but not for this code: nothing recovers it. */
 	if (ret == -ENODATA)
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	/* No table yet: the recorder may be about to register one. */
+	if (dunwind_unwind_barrier(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
 	/* rbp 0 is a root only where that is known (above); else no FP frame. */
 	if (!st->fp)
@@ -478,14 +504,16 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
  * @st:		iterator state, filled here
  * @s:		session (its caches and configuration)
  * @regs:	current's user registers
+ * @barrier:	may stop at a file without a table for the recorder's verdict
  *
  * Context: task_work of current (may sleep and fault).
  */
 static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
-				 struct pt_regs *regs)
+				 struct pt_regs *regs, bool barrier)
 {
 	memset(st, 0, sizeof(*st));
 	st->s = s;
+	st->barrier = barrier;
 	st->regs = regs;
 	st->ip = regs->ip;
 	st->sp = regs->sp;
@@ -535,19 +563,24 @@ static u64 dunwind_cycles_since(u64 c0, u64 now)
 }
 
 /*
- * Walk from the user registers saved at kernel entry, frame by frame.
- * Each frame is timed with the TSC, which is one instruction to read
- * where local_clock() is dozens (a deep walk read it twice per frame).
+ * Walk from the user registers saved at kernel entry, frame by frame, into
+ * @w (emptied first); *@wait_ino non-zero: stopped by the table barrier
+ * at that file (and *@wait_dev).  Each frame is timed with the TSC, which is one
+ * instruction to read where local_clock() is dozens (a deep walk read it
+ * twice per frame).
  */
-static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
-				struct dunwind_walk *w)
+static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
+			      struct dunwind_walk *w, bool barrier, u32 *wait_dev, u64 *wait_ino)
 {
 	struct dunwind_unwind st;
 	u64 c0 = get_cycles(), now;
 
-	might_fault();
+	w->nr = 0;
+	w->nr_fp = 0;
+	w->nr_sframe = 0;
+	w->methods = 0;
 	w->stop = DUNWIND_STOP_MAX_DEPTH;
-	dunwind_for_each_user_frame(&st, s, regs) {
+	dunwind_for_each_user_frame(&st, s, regs, barrier) {
 		if (w->nr == w->max)
 			break;
 		if (w->nr == w->cap && dunwind_walk_grow(w)) {
@@ -568,10 +601,42 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 	}
 	if (st.done)
 		w->stop = st.stop;
-	dunwind_count(s, DW_CNT_FP_FRAMES, w->nr_fp);
-	dunwind_count(s, DW_CNT_SFRAME_FRAMES, w->nr_sframe);
 	/* Before the stack, so readers know its mappings first. */
 	dunwind_mmap_report(s, &st.memo, w->ips, w->nr);
+	*wait_dev = st.wait_dev;
+	*wait_ino = st.wait_ino;
+}
+
+/*
+ * Files one walk may wait for (the table barrier), each once per
+ * session: a stack through more libraries mapped just now is walked as
+ * without the barrier past them.
+ */
+#define DUNWIND_WALK_BARRIERS	4
+
+/*
+ * Walk current's user stack into @w.  A walk stopped by the table barrier
+ * at a file has written the MMAP records of its frames (the recorder is
+ * woken for them); it waits for the recorder's verdict on that file and
+ * walks again from the start: the registers and the stack are those of
+ * the sample still, since the thread runs no user code meanwhile.
+ */
+static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
+				struct dunwind_walk *w)
+{
+	unsigned int round;
+	u32 dev;
+	u64 ino;
+
+	might_fault();
+	for (round = 0; ; round++) {
+		dunwind_walk_once(s, regs, w, round < DUNWIND_WALK_BARRIERS, &dev, &ino);
+		if (!ino)
+			break;
+		dunwind_barrier_wait(s, dev, ino);
+	}
+	dunwind_count(s, DW_CNT_FP_FRAMES, w->nr_fp);
+	dunwind_count(s, DW_CNT_SFRAME_FRAMES, w->nr_sframe);
 }
 
 static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_slot *slot)

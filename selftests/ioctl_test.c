@@ -441,4 +441,43 @@ TEST_F(dev, stats_with_larger_size_zeroes_the_tail)
 	EXPECT_EQ(sizeof(u), i) TH_LOG("byte %zu past the module's size is not zero", i);
 }
 
+TEST_F(dev, config_barrier_ms_without_the_flag_is_einval)
+{
+	self->cfg.barrier_ms = 100;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+TEST_F(dev, config_barrier_ms_above_max_is_einval)
+{
+	self->cfg.flags = DUNWIND_CFG_TABLE_BARRIER;
+	self->cfg.barrier_ms = DUNWIND_MAX_BARRIER_MS + 1;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	self->cfg.barrier_ms = 0;
+	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+}
+
+/* DUNWIND_IOC_SFRAME_NONE checks its argument as every extensible struct. */
+TEST_F(dev, sframe_none_bad_argument_is_einval)
+{
+	struct dunwind_sframe_none n = { .size = sizeof(n), .ino = 42, .dev_major = 8 };
+
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_SFRAME_NONE, &n))
+		TH_LOG("accepted before CONFIG");
+	self->cfg.flags = DUNWIND_CFG_TABLE_BARRIER;
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_SFRAME_NONE, &n));
+	n.flags = 1;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_SFRAME_NONE, &n));
+	n.flags = 0;
+	n.__reserved[1] = 1;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_SFRAME_NONE, &n));
+	n.__reserved[1] = 0;
+	n.ino = 0;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_SFRAME_NONE, &n));
+	n.ino = 42;
+	n.size = DUNWIND_SFRAME_NONE_SIZE_VER0 - 8;
+	EXPECT_EQ(-EINVAL, xioctl(self->fd, DUNWIND_IOC_SFRAME_NONE, &n));
+	EXPECT_EQ(-EFAULT, xioctl(self->fd, DUNWIND_IOC_SFRAME_NONE, NULL));
+}
+
 TEST_HARNESS_MAIN

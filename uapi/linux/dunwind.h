@@ -65,7 +65,12 @@
  *			-ENODEV.  Without the flag it must be zero, else -EINVAL.
  * @cpus_size:		bytes at @cpus, 1..DUNWIND_MAX_CPUS_SIZE; zero exactly
  *			when @cpus is, else -EINVAL.
- * @__reserved1, @__reserved:	must be zero.
+ * @barrier_ms:		with DUNWIND_CFG_TABLE_BARRIER: the longest a walk waits
+ *			for the recorder's verdict on one file, ms,
+ *			1..DUNWIND_MAX_BARRIER_MS; 0 means
+ *			DUNWIND_DEFAULT_BARRIER_MS.  Without the flag it must
+ *			be zero, else -EINVAL.
+ * @__reserved:		must be zero.
  */
 struct dunwind_config {
 	__u32 size;
@@ -83,7 +88,7 @@ struct dunwind_config {
 	__u64 offcpu_thresh_ns;		/* was __reserved[0] (zero: every block) */
 	__u64 cpus;			/* was __reserved[1] (zero: every CPU) */
 	__u32 cpus_size;		/* was __reserved[2] */
-	__u32 __reserved1;
+	__u32 barrier_ms;		/* was __reserved1 (zero: no barrier) */
 	__u64 __reserved[1];
 };
 #define DUNWIND_CONFIG_SIZE_VER0	88
@@ -145,9 +150,27 @@ enum dunwind_event {
  * hold two of the largest SAMPLE_STACK records as well.
  */
 #define DUNWIND_CFG_SAMPLE_STACK	(1U << 5)
+/*
+ * The table barrier: a walk that meets a frame in an executable ELF file
+ * mapping with no unwind table (no .sframe of its own, none registered)
+ * and no verdict of the recorder on that file yet writes the MMAP records
+ * of its frames so far (which wake the recorder at once), waits for the
+ * verdict, killable, at most @barrier_ms, then walks again from the
+ * start.  The verdict is DUNWIND_IOC_SFRAME_REGISTER of a table for the
+ * file (any outcome but an argument error) or DUNWIND_IOC_SFRAME_NONE.
+ * Other walks that meet the file meanwhile wait too.  A wait that ends
+ * without a verdict (timeout, fatal signal, STOP) is counted in
+ * @barrier_missed, the walk goes on as without the flag, and no walk of
+ * the session waits for that file again.  Walks never wait in a context
+ * that cannot sleep (they run at the return to user space).  A recorder
+ * that sets it answers the MMAP record of every executable file it
+ * receives, promptly.  No effect with DUNWIND_CFG_FP_ONLY.
+ */
+#define DUNWIND_CFG_TABLE_BARRIER	(1U << 6)
 #define DUNWIND_CFG_ALL			(DUNWIND_CFG_FP_ONLY | DUNWIND_CFG_ENABLE_ON_EXEC | \
 					 DUNWIND_CFG_CHILDREN | DUNWIND_CFG_OFF_CPU | \
-					 DUNWIND_CFG_SYSTEM_WIDE | DUNWIND_CFG_SAMPLE_STACK)
+					 DUNWIND_CFG_SYSTEM_WIDE | DUNWIND_CFG_SAMPLE_STACK | \
+					 DUNWIND_CFG_TABLE_BARRIER)
 /* dunwind_config.cpus_size: 4096 CPUs. */
 #define DUNWIND_MAX_CPUS_SIZE		512
 
@@ -159,6 +182,8 @@ enum dunwind_event {
 #define DUNWIND_MAX_RING_PAGES		16384
 #define DUNWIND_DEFAULT_PENDING		1024
 #define DUNWIND_MAX_PENDING		65536
+#define DUNWIND_DEFAULT_BARRIER_MS	1000
+#define DUNWIND_MAX_BARRIER_MS		10000
 
 /*
  * Counters of a session, read with DUNWIND_IOC_STATS at any time.
@@ -196,6 +221,11 @@ enum dunwind_event {
  * @offcpu_short:	blocks shorter than offcpu_thresh_ns: no sample.
  * @offcpu_full:	blocks not measured: max_pending threads were
  *			blocked at once already.
+ * @barrier_waits:	waits of walks for the recorder's verdict on a file
+ *			(DUNWIND_CFG_TABLE_BARRIER).
+ * @barrier_missed:	of those, waits that ended without a verdict (the
+ *			time limit, a fatal signal, or STOP).
+ * @barrier_ns:		time walks spent waiting, of @walk_ns.
  */
 struct dunwind_stats {
 	__u32 size;
@@ -220,10 +250,14 @@ struct dunwind_stats {
 	__u64 offcpu_samples;		/* since VER2 */
 	__u64 offcpu_short;
 	__u64 offcpu_full;
+	__u64 barrier_waits;		/* since VER3 */
+	__u64 barrier_missed;
+	__u64 barrier_ns;
 };
 #define DUNWIND_STATS_SIZE_VER0		184
 #define DUNWIND_STATS_SIZE_VER1		200
 #define DUNWIND_STATS_SIZE_VER2		224
+#define DUNWIND_STATS_SIZE_VER3		248
 
 #define DUNWIND_IOC_MAGIC	0xDE
 /*
@@ -255,6 +289,8 @@ struct dunwind_stats {
  * handler ran; -EINVAL before START or after STOP; -EIO if no NMI came.
  */
 #define DUNWIND_IOC_TEST_NMI		_IO(DUNWIND_IOC_MAGIC, 6)
+/* The recorder's verdict "no table for this file": struct dunwind_sframe_none *. */
+#define DUNWIND_IOC_SFRAME_NONE		_IO(DUNWIND_IOC_MAGIC, 7)
 
 /*
  * An SFrame table for a file whose mappings have no .sframe of their own
@@ -296,6 +332,33 @@ struct dunwind_sframe_reg {
 };
 #define DUNWIND_SFRAME_REG_SIZE_VER0	80
 #define DUNWIND_REG_PIN			(1U << 0)
+
+/*
+ * The recorder will register no table for a file, with
+ * DUNWIND_IOC_SFRAME_NONE: walks of a DUNWIND_CFG_TABLE_BARRIER session
+ * stop waiting for one (and none waits for it later).  The file is named
+ * as MMAP records name it, not opened: the recorder may be unable to.
+ * Any configured session, no privilege (it only ends its own waits).
+ *
+ * @size:		sizeof(struct dunwind_sframe_none) as the caller knows it.
+ * @flags:		must be zero.
+ * @ino:		the file's inode number, non-zero.
+ * @dev_major, @dev_minor: its device.
+ * @__reserved:		must be zero.
+ * Errors: EINVAL (not configured, bad flags, reserved, size or @ino);
+ * E2BIG (larger struct with non-zero tail); EFAULT.  A session that
+ * remembers too many files already forgets the verdict (0 all the same):
+ * its walks no longer wait for new files either.
+ */
+struct dunwind_sframe_none {
+	__u32 size;
+	__u32 flags;
+	__u64 ino;
+	__u32 dev_major;
+	__u32 dev_minor;
+	__u64 __reserved[2];
+};
+#define DUNWIND_SFRAME_NONE_SIZE_VER0	40
 
 /*
  * The ring buffer.
@@ -643,8 +706,9 @@ struct dunwind_rec_task {
 #define __DUNWIND_ASSERT(c, m) static_assert(c, m)
 #endif
 __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
-__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER2, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER3, "stats");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
+__DUNWIND_ASSERT(sizeof(struct dunwind_sframe_none) == DUNWIND_SFRAME_NONE_SIZE_VER0, "none");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");
 __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_head) == 64, "head");
 __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_tail) == 128, "tail");
