@@ -123,6 +123,10 @@ static const struct dw_option record_options[] = {
 	OPT_BOOL(0, "no-gen-sframe", struct dw_record_opts, no_gen,
 		 "do not generate SFrame tables for libraries that lack .sframe (libc...) "
 		 "from their .eh_frame"),
+	OPT_BOOL(0, "no-barrier", struct dw_record_opts, no_barrier,
+		 "do not make walks that meet a library without a table wait (up to 1 s) for "
+		 "its table: the first samples in a library loaded late (dlopen) may then be "
+		 "truncated"),
 	OPT_BOOL(0, "no-kallsyms", struct dw_record_opts, no_ksyms,
 		 "do not store the kernel symbols in the capture"),
 	OPT_BOOL(0, "no-symbol-snapshot", struct dw_record_opts, no_usyms,
@@ -171,7 +175,8 @@ const struct dw_cmd_help dw_record_help = {
 	       "mappings with build-ids, thread names and a snapshot of the kernel symbols the "
 	       "samples need. With a command, its exit status is dunwind's. Libraries without "
 	       ".sframe get SFrame tables generated from their .eh_frame (cached) unless "
-	       "--no-gen-sframe. With -a, every task on the CPUs (-C) is sampled until the "
+	       "--no-gen-sframe; a library mapped later gets its table as soon as the module "
+	       "reports it, and walks in it wait for that (--no-barrier: they do not). With -a, every task on the CPUs (-C) is sampled until the "
 	       "command exits, --duration, or SIGINT/SIGTERM; at the start, every file mapped "
 	       "executable by a running process gets its table, later ones as they are mapped; "
 	       "the summary names the files that got none.",
@@ -185,6 +190,9 @@ static void record_config(const struct dw_record_opts *o, struct dunwind_config 
 	cfg->size = sizeof(*cfg);
 	/* A user-mode sample and its stack in one record: ~50 bytes less each. */
 	cfg->flags = DUNWIND_CFG_SAMPLE_STACK | (o->fp_only ? DUNWIND_CFG_FP_ONLY : 0);
+	/* Walks wait for the tables we generate; dw_record_open() may drop it. */
+	if (!o->fp_only && !o->no_gen && !o->no_barrier)
+		cfg->flags |= DUNWIND_CFG_TABLE_BARRIER;
 	if (o->off_cpu) {
 		cfg->flags |= DUNWIND_CFG_OFF_CPU;
 		cfg->offcpu_thresh_ns = o->off_cpu_thresh_us * 1000;

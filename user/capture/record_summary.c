@@ -124,6 +124,11 @@ static void summary_module(const struct dunwind_stats *ks)
 		ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
 		per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks),
 		per(ks->fp_ns, ks->fp_frames), per(ks->sframe_ns, ks->sframe_frames));
+	if (ks->size >= DUNWIND_STATS_SIZE_VER3 && ks->barrier_waits)
+		fprintf(stderr, "dunwind: module: walks waited %llu times for a library's table "
+			"(%llu without an answer in time), %.1f ms in all\n",
+			(unsigned long long)ks->barrier_waits,
+			(unsigned long long)ks->barrier_missed, ks->barrier_ns / 1e6);
 }
 
 /* The symbol snapshots in the capture, and the files they could not read. */

@@ -111,6 +111,11 @@ int dw_record_open(struct dw_record_run *r)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int err;
 
+	/* Registering tables needs CAP_PERFMON: without, say so at the end. */
+	r->st.unprivileged = !dw_perm_privileged();
+	/* No tables from us: no walk should wait for them. */
+	if (r->st.unprivileged)
+		r->cfg.flags &= ~DUNWIND_CFG_TABLE_BARRIER;
 	if (o->cmd) {
 		r->child = dw_spawn_held(o->cmd, &r->go);
 		if (r->child < 0) {
@@ -150,9 +155,8 @@ int dw_record_open(struct dw_record_run *r)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	/* Registering tables needs CAP_PERFMON: without, say so at the end. */
-	r->st.unprivileged = !dw_perm_privileged();
 	r->st.feed.dev_fd = o->no_gen || r->st.unprivileged ? -1 : r->s.fd;
+	r->st.feed.barrier = !!(r->cfg.flags & DUNWIND_CFG_TABLE_BARRIER);
 	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
 		dw_sframe_feed_system(&r->st.feed);
 	else if (r->st.feed.dev_fd >= 0)

@@ -25,6 +25,7 @@ struct dw_record_opts {
 	int fp_only;
 	int force;			/* -f: overwrite an existing output */
 	int no_gen;			/* --no-gen-sframe */
+	int no_barrier;			/* --no-barrier */
 	int no_ksyms;			/* --no-kallsyms */
 	int no_usyms;			/* --no-symbol-snapshot */
 	int no_inherit;			/* --no-inherit: not the processes it creates */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -97,17 +98,51 @@ static int feed_first_time(struct dw_sframe_feed *f, unsigned int major, unsigne
 	return 1;
 }
 
-/* Give the module a table for @path (@name to the user) unless it has its own .sframe. */
-static void feed_path(struct dw_sframe_feed *f, const char *path, const char *name)
+/* A file as the module names it: its device and inode as MMAP records give them. */
+struct feed_file {
+	unsigned int major, minor;
+	unsigned long long ino;
+};
+
+/*
+ * The table barrier (DUNWIND_CFG_TABLE_BARRIER): say that no table will
+ * come for @id, so that walks waiting for it go on at once.
+ */
+static void feed_none(struct dw_sframe_feed *f, const struct feed_file *id)
+{
+	struct dunwind_sframe_none n = {
+		.size = sizeof(n), .ino = id->ino, .dev_major = id->major, .dev_minor = id->minor,
+	};
+
+	if (!f->barrier || f->dev_fd < 0 || !id->ino)
+		return;
+	if (ioctl(f->dev_fd, DUNWIND_IOC_SFRAME_NONE, &n)) {
+		fprintf(stderr, "dunwind: telling the module a file has no table: %s: walks in "
+			"such files wait up to 1 s (load the module built with this dunwind, or "
+			"use --no-barrier)\n", strerror(errno));
+		f->barrier = 0;
+	}
+}
+
+/*
+ * Give the module a table for @path (@name to the user, @id to the
+ * module) unless it has its own .sframe; if none, say so.
+ */
+static void feed_path(struct dw_sframe_feed *f, const char *path, const char *name,
+		      const struct feed_file *id)
 {
 	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
 	struct dw_sframe_reg_file r;
 
-	if (dw_sframe_register_file(f->dev_fd, path, &ro, &r) == -ENOEXEC)
-		return;			/* not ELF (a script): nothing to say */
+	if (dw_sframe_register_file(f->dev_fd, path, &ro, &r) == -ENOEXEC) {
+		feed_none(f, id);	/* not ELF (a script): nothing to say */
+		return;
+	}
 	if (!r.err && r.source == DW_SFRAME_SRC_NONE)
 		return;			/* has its own .sframe */
 	feed_account(f, &r, name);
+	if (r.err && r.err != -EEXIST)
+		feed_none(f, id);
 }
 
 /**
@@ -123,6 +158,7 @@ static void feed_path(struct dw_sframe_feed *f, const char *path, const char *na
  */
 void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_mmap *m)
 {
+	const struct feed_file id = { m->dev_major, m->dev_minor, m->ino };
 	char file[4200];
 
 	if (f->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
@@ -130,9 +166,11 @@ void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_m
 		return;
 	if (dw_proc_file((int)m->pid, m->path, m->start, m->end,
 			 m->build_id_size ? m->build_id : NULL, m->build_id_size, file,
-			 sizeof(file)) == DW_PROC_FILE_NONE && (m->hdr.misc & DUNWIND_MMAP_DELETED))
+			 sizeof(file)) == DW_PROC_FILE_NONE && (m->hdr.misc & DUNWIND_MMAP_DELETED)) {
+		feed_none(f, &id);
 		return;
-	feed_path(f, file, m->path);
+	}
+	feed_path(f, file, m->path, &id);
 }
 
 /* Register @program (found like execvp() would) and the libraries it needs. */
@@ -149,10 +187,13 @@ static void feed_program(struct dw_sframe_feed *f, const char *name)
 		return;
 	dw_needed_closure(path, &need);		/* what was found, even on error */
 	for (i = 0; i < need.n; i++) {
+		struct feed_file id;
+
 		if (stat(need.paths[i], &sb))
 			continue;
-		if (!i || feed_first_time(f, major(sb.st_dev), minor(sb.st_dev), sb.st_ino))
-			feed_path(f, need.paths[i], NULL);
+		id = (struct feed_file){ major(sb.st_dev), minor(sb.st_dev), sb.st_ino };
+		if (!i || feed_first_time(f, id.major, id.minor, id.ino))
+			feed_path(f, need.paths[i], NULL, &id);
 	}
 	dw_needed_free(&need);
 }
@@ -229,6 +270,7 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
 {
 	const struct dw_maps_line *l;
 	struct dw_proc_maps it;
+	struct feed_file id;
 	char file[4200];
 
 	if (dw_proc_maps_open(&it, pid))
@@ -238,10 +280,13 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
 		    !feed_first_time(f, l->dev_major, l->dev_minor, l->ino))
 			continue;
 		f->sys_files++;
+		id = (struct feed_file){ l->dev_major, l->dev_minor, l->ino };
 		if (dw_proc_file(pid, l->path, l->start, l->end, NULL, 0, file, sizeof(file)) ==
-		    DW_PROC_FILE_NONE && l->deleted)
+		    DW_PROC_FILE_NONE && l->deleted) {
+			feed_none(f, &id);
 			continue;
-		feed_path(f, file, l->path);
+		}
+		feed_path(f, file, l->path, &id);
 	}
 	dw_proc_maps_close(&it);
 }
