@@ -15,6 +15,7 @@
  */
 #include <linux/hash.h>
 #include <linux/kdev_t.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -48,6 +49,8 @@ void dunwind_barrier_init(struct dunwind_barrier *b)
  * dunwind_barrier_alloc() - the set of files of a barrier session
  * @b:	the session's barrier
  *
+ * The caller is the recorder: its own walks (a system-wide session samples
+ * it too) never wait for the verdicts it would give.
  * Context: ioctl (CONFIG, may sleep).
  * Return: 0, or -ENOMEM.
  */
@@ -61,6 +64,7 @@ int dunwind_barrier_alloc(struct dunwind_barrier *b)
 	spin_lock(&b->lock);
 	b->files = files;
 	spin_unlock(&b->lock);
+	b->recorder = get_pid(task_tgid(current));
 	return 0;
 }
 
@@ -74,6 +78,8 @@ void dunwind_barrier_free(struct dunwind_barrier *b)
 {
 	kvfree(b->files);
 	b->files = NULL;
+	put_pid(b->recorder);
+	b->recorder = NULL;
 }
 
 /*
@@ -112,6 +118,8 @@ bool dunwind_barrier_claim(struct dunwind_barrier *b, u32 dev, u64 ino)
 	struct dunwind_barrier_file *f;
 	bool claimed = false;
 
+	if (task_tgid(current) == b->recorder)
+		return false;
 	spin_lock(&b->lock);
 	f = b->closed ? NULL : dunwind_barrier_slot(b, dev, ino);
 	if (f && (f->state == DUNWIND_BARRIER_EMPTY || f->state == DUNWIND_BARRIER_PENDING)) {
@@ -243,16 +251,9 @@ void dunwind_barrier_close(struct dunwind_barrier *b)
 int dunwind_barrier_none(struct dunwind_session *s, const void __user *arg)
 {
 	struct dunwind_sframe_none n;
-	u32 usize;
 	int ret;
 
-	if (get_user(usize, (const u32 __user *)arg))
-		return -EFAULT;
-	if (usize < DUNWIND_SFRAME_NONE_SIZE_VER0)
-		return -EINVAL;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	ret = copy_struct_from_user(&n, sizeof(n), arg, usize);
+	ret = dunwind_copy_arg(&n, sizeof(n), DUNWIND_SFRAME_NONE_SIZE_VER0, arg);
 	if (ret)
 		return ret;
 	if (n.flags || memchr_inv(n.__reserved, 0, sizeof(n.__reserved)) || !n.ino ||

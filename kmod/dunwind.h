@@ -22,6 +22,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 #include <linux/dunwind.h>
@@ -344,6 +345,7 @@ struct dunwind_barrier {
 	spinlock_t lock;		/* Guards @files' entries and @closed */
 	struct dunwind_barrier_file *files;	/* set at CONFIG, under @lock */
 	bool closed;			/* STOP: no walk waits */
+	struct pid *recorder;		/* CONFIG's caller: its walks never wait */
 	wait_queue_head_t wq;		/* walks waiting for a verdict */
 };
 
@@ -397,6 +399,30 @@ struct dunwind_session {
 	bool events_on;			/* tracepoint probes registered */
 	atomic64_t cnt[DW_CNT_MAX];
 };
+
+/**
+ * dunwind_copy_arg() - copy an extensible ioctl argument, its size first
+ * @dst:	the kernel's struct
+ * @size:	its size
+ * @min:	the smallest size callers may pass (VER0)
+ * @arg:	the user's struct
+ *
+ * Context: ioctl (may fault).
+ * Return: 0; -EFAULT; -EINVAL (smaller than @min); -E2BIG (larger than a
+ * page, or a non-zero tail the kernel does not know).
+ */
+static inline int dunwind_copy_arg(void *dst, size_t size, u32 min, const void __user *arg)
+{
+	u32 usize;
+
+	if (get_user(usize, (const u32 __user *)arg))
+		return -EFAULT;
+	if (usize < min)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	return copy_struct_from_user(dst, size, arg, usize);
+}
 
 static inline void dunwind_count(struct dunwind_session *s, enum dunwind_counter c, u64 v)
 {

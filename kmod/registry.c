@@ -250,16 +250,9 @@ static void dunwind_reg_unreserve(u64 size)
  */
 static int dunwind_reg_copy_arg(struct dunwind_sframe_reg *r, const void __user *arg)
 {
-	u32 usize;
 	int ret;
 
-	if (get_user(usize, (const u32 __user *)arg))
-		return -EFAULT;
-	if (usize < DUNWIND_SFRAME_REG_SIZE_VER0)
-		return -EINVAL;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	ret = copy_struct_from_user(r, sizeof(*r), arg, usize);
+	ret = dunwind_copy_arg(r, sizeof(*r), DUNWIND_SFRAME_REG_SIZE_VER0, arg);
 	if (ret)
 		return ret;
 	if ((r->flags & ~DUNWIND_REG_PIN) || r->__reserved0 ||

@@ -181,16 +181,9 @@ int dunwind_session_config(struct dunwind_session *s, const void __user *arg)
 	struct task_struct *task = NULL;
 	struct dunwind_config cfg;
 	struct pid *pid = NULL;
-	u32 usize;
 	int ret;
 
-	if (get_user(usize, (const u32 __user *)arg))
-		return -EFAULT;
-	if (usize < DUNWIND_CONFIG_SIZE_VER0)
-		return -EINVAL;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	ret = copy_struct_from_user(&cfg, sizeof(cfg), arg, usize);
+	ret = dunwind_copy_arg(&cfg, sizeof(cfg), DUNWIND_CONFIG_SIZE_VER0, arg);
 	if (ret)
 		return ret;
 	cfg.size = sizeof(cfg);

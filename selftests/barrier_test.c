@@ -198,40 +198,47 @@ FIXTURE_TEARDOWN(barrier)
 	dw_records_free(&self->u.r);
 }
 
+/* What one profile of dl_spin gave: stacks in the library, and the module's counts. */
+struct judged {
+	size_t n, whole;		/* stacks in the library; through call_lib */
+	int first;			/* the first one went through call_lib */
+	struct dunwind_stats st;
+};
+
+static void profile_judge(struct __test_metadata *_metadata, struct run *u, int barrier,
+			  struct judged *j)
+{
+	j->st.size = sizeof(j->st);
+	profile(_metadata, u, barrier, &j->st);
+	j->n = lib_stacks(u, &j->whole, &j->first);
+	TH_LOG("%zu stacks in the library, %zu through call_lib; %llu waits (%llu missed), "
+	       "%.1f ms", j->n, j->whole, (unsigned long long)j->st.barrier_waits,
+	       (unsigned long long)j->st.barrier_missed, j->st.barrier_ns / 1e6);
+	ASSERT_GT(j->n, 0) TH_LOG("no sample in the library");
+}
+
 /* The first walk in the library waits for its table: every stack there is whole. */
 TEST_F_TIMEOUT(barrier, late_library_unwound_from_first_sample, 120)
 {
-	struct dunwind_stats st = { .size = sizeof(st) };
-	size_t n, whole;
-	int first;
+	struct judged j = { 0 };
 
-	profile(_metadata, &self->u, 1, &st);
-	n = lib_stacks(&self->u, &whole, &first);
-	TH_LOG("%zu stacks in the library, %zu through call_lib; %llu waits (%llu missed), "
-	       "%.1f ms", n, whole, (unsigned long long)st.barrier_waits,
-	       (unsigned long long)st.barrier_missed, st.barrier_ns / 1e6);
-	ASSERT_GT(n, 0) TH_LOG("no sample in the library");
-	EXPECT_EQ(1, first) TH_LOG("the first stack in the library skipped call_lib");
-	EXPECT_EQ(n, whole);
-	EXPECT_GT(st.barrier_waits, 0);
-	EXPECT_EQ(0, st.barrier_missed);
+	profile_judge(_metadata, &self->u, 1, &j);
+	EXPECT_EQ(1, j.first) TH_LOG("the first stack in the library skipped call_lib");
+	EXPECT_EQ(j.n, j.whole);
+	EXPECT_GT(j.st.barrier_waits, 0);
+	EXPECT_EQ(0, j.st.barrier_missed);
 }
 
 /* Without it, the samples before the registration fall back to frame pointers. */
 TEST_F_TIMEOUT(barrier, without_barrier_first_samples_are_cut, 120)
 {
-	struct dunwind_stats st = { .size = sizeof(st) };
-	size_t n, whole;
-	int first;
+	struct judged j = { 0 };
 
-	profile(_metadata, &self->u, 0, &st);
-	n = lib_stacks(&self->u, &whole, &first);
-	TH_LOG("%zu stacks in the library, %zu through call_lib", n, whole);
-	ASSERT_GT(n, 0) TH_LOG("no sample in the library");
-	EXPECT_EQ(0, first) TH_LOG("the first stack in the library went through call_lib "
-				   "without a table: the test proves nothing");
-	EXPECT_LT(whole, n);
-	EXPECT_EQ(0, st.barrier_waits);
+	profile_judge(_metadata, &self->u, 0, &j);
+	EXPECT_EQ(0, j.first) TH_LOG("the first stack in the library went through call_lib "
+				     "without a table: the test proves nothing");
+	EXPECT_LT(j.whole, j.n);
+	EXPECT_EQ(0, j.st.barrier_waits);
 }
 
 TEST_HARNESS_MAIN

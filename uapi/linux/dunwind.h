@@ -161,8 +161,9 @@ enum dunwind_event {
  * Other walks that meet the file meanwhile wait too.  A wait that ends
  * without a verdict (timeout, fatal signal, STOP) is counted in
  * @barrier_missed, the walk goes on as without the flag, and no walk of
- * the session waits for that file again.  Walks never wait in a context
- * that cannot sleep (they run at the return to user space).  A recorder
+ * the session waits for that file again.  Walks of the process that
+ * configured the session (the recorder) never wait.  Walks never wait in
+ * a context that cannot sleep (they run at the return to user space).  A recorder
  * that sets it answers the MMAP record of every executable file it
  * receives, promptly.  No effect with DUNWIND_CFG_FP_ONLY.
  */
