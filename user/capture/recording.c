@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -28,6 +29,7 @@
 #define DW_FINAL_IDLE_ROUNDS	5	/* ... this many times with nothing new */
 #define DW_FINAL_MAX_MS		2000	/* and never longer than this */
 #define DW_PROGRESS_MS		500	/* live progress line on a terminal */
+#define DW_RECORDER_NICE	-10	/* see dw_record_open() */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -164,6 +166,16 @@ int dw_record_open(struct dw_record_run *r)
 				   o->cmd ? getpid() : (r->cfg.pid ? r->cfg.pid : r->cfg.tid));
 	if (o->cmd)
 		dw_sframe_feed_command(&r->st.feed, o->cmd);
+	/*
+	 * A file first mapped during the recording has no table until the
+	 * recorder registers one, and the walks meanwhile fall back to frame
+	 * pointers.  Beside busy programs a recorder at their priority gets
+	 * its share of the CPU only and the window lasts hundreds of ms:
+	 * raised, it preempts them.  Needs CAP_SYS_NICE (root); without it
+	 * the priority stays.  The command was forked before: it keeps its own.
+	 */
+	if (r->st.feed.dev_fd >= 0)
+		(void)setpriority(PRIO_PROCESS, 0, DW_RECORDER_NICE);
 	return 0;
 }
 
