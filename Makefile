@@ -9,7 +9,7 @@
 #   make demo       perf -g against dunwind on one program in the VM, one screen;
 #                   flame graph and perf.data in out/demo/
 #   make vmtest     only the VM selftests
-#   make bench      dunwind against perf (fp, dwarf, 7.2's fp,defer), one VM, exact mode
+#   make bench      dunwind against perf (fp, dwarf, 7.2's fp,defer; -a, --off-cpu), exact mode
 #   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin,
 #                   its man pages and bash completion beside it (install-user: those only),
 #                   the module's sources and dkms.conf into /usr/src/dunwind-VERSION

@@ -6,8 +6,11 @@
  *
  *	work: N UNIT in S s
  *
- * so that throughput with and without a profiler can be compared.  The loop
- * never reads a clock: the only code outside the chain is the loop in main()
+ * so that throughput with and without a profiler can be compared.  With
+ * DW_BENCH_UNTIL=T in the environment (seconds since the epoch, as bash's
+ * EPOCHREALTIME) the timer fires at T instead, whenever the program got to
+ * its start: processes started one after another end together
+ * (bench/system-guest).  The loop never reads a clock: the only code outside the chain is the loop in main()
  * (or the thread function) and one signal handler run.  While a thread runs
  * its loop it is named DW_BENCH_LOOP_COMM (prctl(PR_SET_NAME)), so that
  * bench/stacks.awk counts exactly the samples of the loop, whatever the
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 
 #define NOINLINE __attribute__((noipa))
 #define DW_BENCH_LOOP_COMM	"bench-loop"
@@ -39,6 +43,27 @@ static void dw_bench_on_alarm(int sig)
 {
 	(void)sig;
 	dw_bench_stop = 1;
+}
+
+/*
+ * dw_bench_until() - the time left until DW_BENCH_UNTIL, into @secs (kept
+ * when the variable is unset or bad).  At least 1 ms: the timer must fire.
+ * Context: dw_bench_start().
+ */
+static inline void dw_bench_until(double *secs)
+{
+	const char *until = getenv("DW_BENCH_UNTIL");
+	struct timespec now;
+	double t;
+	char *end;
+
+	if (!until || clock_gettime(CLOCK_REALTIME, &now))
+		return;
+	t = strtod(until, &end);
+	if (*end || end == until)
+		return;
+	t -= (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	*secs = t > 0.001 ? t : 0.001;
 }
 
 /*
@@ -60,6 +85,7 @@ static inline void dw_bench_start(int argc, char **argv)
 			argv[0]);
 		exit(2);
 	}
+	dw_bench_until(&dw_bench_secs);
 	sa.sa_handler = dw_bench_on_alarm;
 	sigemptyset(&sa.sa_mask);
 	it.it_value.tv_sec = (time_t)dw_bench_secs;

@@ -8,7 +8,9 @@
 # module ended it at a root) and its outermost frame lies in a file and, if
 # it has a symbol, is entry code: the program's or the loader's _start,
 # _dl_start_user, or a new stack's clone3/clone (a thread, posix_spawn's
-# child).  A frame outside any file mapping is one in [unknown] or //anon.
+# child); or it is the one frame of a child sampled before its first return
+# from clone (ret_from_fork in its kernel stack).  A frame outside any file
+# mapping is one in [unknown] or //anon.
 # Prints one line per thread, then per process:
 #   T pid/tid comm samples=N user=N rooted=N unknown=N top=SYM:N
 #   P pid comm samples=N user=N rooted=N unknown=N
@@ -56,9 +58,13 @@ function flush(   i, sym, rooted) {
 	# must be entry code.
 	tuser[key]++
 	puser[pid]++
+	# A child sampled before its first return to user space (ret_from_fork
+	# in its kernel stack) on a new stack: its one frame, where the clone
+	# system call returns (libc's syscall() for a raw clone3), is its root.
 	rooted = !trunc && outerdso ~ /^\(\// &&
 		 (sym == "[unknown]" || sym == "_start" || sym == "_dl_start_user" ||
-		  sym == "__clone3" || sym == "clone3" || sym == "__clone" || sym == "clone")
+		  sym == "__clone3" || sym == "clone3" || sym == "__clone" || sym == "clone" ||
+		  (forkret && nuser == 1))
 	if (rooted) {
 		trooted[key]++
 		prooted[pid]++
@@ -85,6 +91,7 @@ function flush(   i, sym, rooted) {
 	unknown = 0
 	outer = ""
 	outerdso = ""
+	forkret = 0
 	# COMM may hold spaces: PID/TID is the field before [CPU].
 	for (i = 1; i <= NF; i++)
 		if ($i ~ /^\[[0-9]+\]$/)
@@ -107,8 +114,11 @@ function flush(   i, sym, rooted) {
 		sub(/\]$/, "", truncwhy)
 		next
 	}
-	if (length(ip) >= 16 && ip ~ /^ffff/)
+	if (length(ip) >= 16 && ip ~ /^ffff/) {
+		if ($2 ~ /^ret_from_fork/)
+			forkret = 1
 		next		# kernel
+	}
 	nuser++
 	outer = $2
 	outerdso = dso
