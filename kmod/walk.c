@@ -421,12 +421,14 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 /*
  * One frame: the caller's IP, SP and FP by the rule for the current IP.
  * The CFA must be 8-byte aligned, strictly above SP and inside the stack
- * mapping; the slots read lie below the CFA and at or above SP.
+ * mapping; the slots read lie below the CFA and at or above SP (a saved
+ * rbp slot below SP in the interrupted frame was popped already: rbp kept).
  */
 static bool dunwind_unwind_step(struct dunwind_unwind *st)
 {
 	struct dunwind_urule rule;
 	unsigned long cfa, lo_addr, frame[2], ra, fp;
+	bool fp_popped;
 
 	if (!dunwind_unwind_rule(st, &rule))
 		return st->sigframe && dunwind_unwind_signal(st);
@@ -435,7 +437,15 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
 
 	lo_addr = cfa + (long)rule.ra_off;
-	if (rule.fp_saved && rule.fp_off == rule.ra_off - 8) {
+	/*
+	 * In an epilogue after 'pop %rbp' the CFI still names rbp's slot
+	 * (compilers emit no restore for it), now below SP: rbp holds the
+	 * caller's value again.  Only where the IP is exact (the interrupted
+	 * frame, a signal's): a caller stands at a call, where nothing was
+	 * popped.
+	 */
+	fp_popped = rule.fp_saved && st->exact && cfa + (long)rule.fp_off < st->sp;
+	if (rule.fp_saved && !fp_popped && rule.fp_off == rule.ra_off - 8) {
 		lo_addr -= 8;
 		if (lo_addr < st->sp || lo_addr > cfa - sizeof(frame))
 			return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
@@ -449,7 +459,7 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 		if (get_user(ra, (const unsigned long __user *)lo_addr))
 			return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 		fp = st->fp;
-		if (rule.fp_saved) {
+		if (rule.fp_saved && !fp_popped) {
 			unsigned long at = cfa + (long)rule.fp_off;
 
 			if (at < st->sp || at > cfa - sizeof(long))

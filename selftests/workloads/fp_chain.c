@@ -4,7 +4,8 @@
  * pointer tests.  Built with frame pointers everywhere; with -DFRAMELESS_LEAF
  * the leaf touches no stack, so the compiler gives it no frame and an FP walk
  * that starts inside it cannot see c (the Makefile checks both shapes with
- * objdump).  Prints "ready" on stdout just before entering the chain, then
+ * objdump); with -DEPILOGUE_LEAF (sf_epilogue) the leaf spins in its
+ * epilogue, after 'pop %rbp'.  Prints "ready" on stdout just before entering the chain, then
  * spins until killed (or 120 s, SIGALRM).
  */
 #include <stdio.h>
@@ -15,7 +16,30 @@
 volatile unsigned long dw_fp_stop;
 volatile unsigned long dw_fp_counter;
 
-#ifdef FRAMELESS_LEAF
+#if defined(EPILOGUE_LEAF)
+/*
+ * The leaf spins between 'pop %rbp' and 'ret', where its CFI (as compilers
+ * write it: no restore for rbp) still says rbp was saved at CFA-16, now
+ * below SP: a walk must take rbp as it is there, not call the frame bad.
+ */
+unsigned long leaf(void);
+asm(".text\n"
+    ".globl leaf\n"
+    ".type leaf, @function\n"
+    "leaf:\n"
+    ".cfi_startproc\n"
+    "\tpush %rbp\n"
+    ".cfi_def_cfa_offset 16\n"
+    ".cfi_offset %rbp, -16\n"
+    "\tpop %rbp\n"
+    ".cfi_def_cfa_offset 8\n"
+    "1:\tcmpq $0, dw_fp_stop(%rip)\n"
+    "\tje 1b\n"
+    "\tmov dw_fp_counter(%rip), %rax\n"
+    "\tret\n"
+    ".cfi_endproc\n"
+    ".size leaf, .-leaf\n");
+#elif defined(FRAMELESS_LEAF)
 /* No locals: everything lives in globals and registers, no push %rbp. */
 NOIPA static unsigned long leaf(void)
 {
