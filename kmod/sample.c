@@ -186,10 +186,17 @@ static u64 dunwind_sample_cookie_stash(struct dunwind_session *s, struct task_st
 	}
 	slot = dunwind_pending_find(&s->pending, task);
 	if (slot) {
+		int state = atomic_read(&slot->state);
+
 		/* STOP answered it already: this stay has no user part for us. */
-		if (atomic_read(&slot->state) == DUNWIND_SLOT_ANSWERED) {
+		if (state == DUNWIND_SLOT_ANSWERED) {
 			*flags |= DUNWIND_SAMPLE_NO_USER;
 			return 0;
+		}
+		/* @task holds its slot through its walk: we interrupted that. */
+		if (state == DUNWIND_SLOT_WALKING || state == DUNWIND_SLOT_DONE) {
+			*flags |= DUNWIND_SAMPLE_IN_WALK;
+			dunwind_count(s, DW_CNT_WALK_SAMPLES, 1);
 		}
 		/* The cookie is shared from now on: its first sample is a SAMPLE. */
 		dunwind_sample_stash_flush(s, slot, task);
@@ -257,10 +264,13 @@ static u64 dunwind_sample_cookie_stash(struct dunwind_session *s, struct task_st
  * @task:	current (overflow handler), or a target thread not running
  *		anywhere: being switched in here (kmod/offcpu.c), or blocked
  *		once the session's handlers and probes are gone (STOP)
- * @flags:	DUNWIND_SAMPLE_* to add to when there is no user part
+ * @flags:	DUNWIND_SAMPLE_* to add to when there is no user part, or
+ *		when @task is running its walk (IN_WALK)
  *
  * The pending one if a walk is queued for this stay in the kernel, else a
- * new one with a walk queued now.
+ * new one with a walk queued now.  The slot's state is read by @task's own
+ * interrupt or while @task runs nowhere, so @task's own stores to it (the
+ * walk's) are seen without a barrier.
  *
  * Context: hardirq or NMI (current), the sched_switch tracepoint, or ioctl.
  * Return: the cookie, or 0 with @flags saying why there is no user part.

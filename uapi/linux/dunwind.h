@@ -227,6 +227,9 @@ enum dunwind_event {
  * @barrier_missed:	of those, waits that ended without a verdict (the
  *			time limit, a fatal signal, or STOP).
  * @barrier_ns:		time walks spent waiting, of @walk_ns.
+ * @walk_samples:	samples (on- or off-CPU) taken while the thread ran
+ *			this session's own user walk (DUNWIND_SAMPLE_IN_WALK):
+ *			the profiler's overhead, not the program's work.
  */
 struct dunwind_stats {
 	__u32 size;
@@ -254,11 +257,13 @@ struct dunwind_stats {
 	__u64 barrier_waits;		/* since VER3 */
 	__u64 barrier_missed;
 	__u64 barrier_ns;
+	__u64 walk_samples;		/* since VER4 */
 };
 #define DUNWIND_STATS_SIZE_VER0		184
 #define DUNWIND_STATS_SIZE_VER1		200
 #define DUNWIND_STATS_SIZE_VER2		224
 #define DUNWIND_STATS_SIZE_VER3		248
+#define DUNWIND_STATS_SIZE_VER4		256
 
 #define DUNWIND_IOC_MAGIC	0xDE
 /*
@@ -600,6 +605,13 @@ struct dunwind_rec_sample {
  * from this (unprivileged) session: @nr_kernel is 0.
  */
 #define DUNWIND_SAMPLE_KERNEL_HIDDEN	(1U << 9)
+/*
+ * Taken while the thread ran this session's own deferred user walk (from
+ * taking its pending slot to giving it back): the kernel part is
+ * dunwind's work, not the program's; the cookie is the one being walked,
+ * so the user part is where the program was.
+ */
+#define DUNWIND_SAMPLE_IN_WALK		(1U << 10)
 
 struct dunwind_rec_user_stack {
 	struct dunwind_rec_header hdr;
@@ -707,7 +719,7 @@ struct dunwind_rec_task {
 #define __DUNWIND_ASSERT(c, m) static_assert(c, m)
 #endif
 __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
-__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER3, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER4, "stats");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_none) == DUNWIND_SFRAME_NONE_SIZE_VER0, "none");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * walk_overhead_test: samples that interrupt dunwind's own user walk are
+ * flagged DUNWIND_SAMPLE_IN_WALK and counted in walk_samples, and no other
+ * sample is.  The walks are made expensive (a 300-frame SFrame stack, no
+ * frame pointers, sampled at 10 kHz) so that many samples land in them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/kallsyms.h"
+#include "kselftest_harness.h"
+#include "records.h"
+#include "workload.h"
+
+#define PERIOD_NS	100000ULL	/* 10 kHz of CPU time */
+#define PROFILE_MS	3000
+#define MIN_INNER	20		/* samples inside the walk's lookups, at least */
+#define ATTEMPTS	3
+#define SHOW_BAD	5
+
+/*
+ * The walk: dunwind_walk_work() from the moment it takes its pending slot
+ * to the moment it gives it back; dunwind_sframe_rule() runs only there
+ * (inside it, while the slot is held), so a sample with it on its kernel
+ * stack interrupted the walk for certain.
+ */
+#define WALK_FN		"dunwind_walk_work"
+#define INNER_FN	"dunwind_sframe_rule"
+
+struct verdicts {
+	size_t samples, flagged, inner, inner_flagged, outside_flagged, trunc;
+};
+
+/* Does a kernel frame of @s lie in the function @fn of the module? */
+static int has_frame(const struct dw_kallsyms *ks, const struct dunwind_rec_sample *s,
+		     const char *fn)
+{
+	uint64_t off;
+	const char *mod, *name;
+	int i;
+
+	for (i = 0; i < s->nr_kernel; i++) {
+		name = dw_kallsyms_lookup(ks, s->ips[i], &off, &mod);
+		if (name && !strcmp(name, fn))
+			return 1;
+	}
+	return 0;
+}
+
+static void classify(struct __test_metadata *_metadata, const struct dw_kallsyms *ks,
+		     const struct dw_records *r, int pid, struct verdicts *v)
+{
+	size_t i;
+
+	memset(v, 0, sizeof(*v));
+	for (i = 0; i < r->n; i++) {
+		const struct dunwind_rec_sample *s = (const void *)r->v[i];
+		int flagged, inner, walk;
+
+		if (r->v[i]->type != DUNWIND_REC_SAMPLE || s->pid != (__u32)pid)
+			continue;
+		v->samples++;
+		flagged = !!(s->flags & DUNWIND_SAMPLE_IN_WALK);
+		inner = has_frame(ks, s, INNER_FN);
+		walk = has_frame(ks, s, WALK_FN);
+		v->flagged += flagged;
+		v->inner += inner;
+		v->inner_flagged += inner && flagged;
+		/* A stack cut at max_kernel_frames may have lost its walk frame. */
+		if (flagged && !walk && (s->flags & DUNWIND_SAMPLE_KERNEL_TRUNC)) {
+			v->trunc++;
+		} else if (flagged && !walk) {
+			if (v->outside_flagged++ < SHOW_BAD)
+				TH_LOG("flagged sample outside the walk: ip %#llx, %u kernel "
+				       "frames, flags %#x", (unsigned long long)s->ips[0],
+				       s->nr_kernel, s->flags);
+		}
+		if (inner && !flagged && v->inner - v->inner_flagged <= SHOW_BAD)
+			TH_LOG("unflagged sample in %s: flags %#x, cookie %llu", INNER_FN,
+			       s->flags, (unsigned long long)s->cookie);
+	}
+}
+
+FIXTURE(walk) {
+	struct dw_records r;
+	struct dw_kallsyms *ks;
+	struct dunwind_stats st;
+	struct verdicts v;
+};
+
+/* Profile workloads/deep until enough samples land in the walk's lookups. */
+FIXTURE_SETUP(walk)
+{
+	char path[4096];
+	int attempt, ret;
+
+	memset(&self->r, 0, sizeof(self->r));
+	self->ks = NULL;
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	if (dw_workload_path("deep", path, sizeof(path)) || access(path, X_OK))
+		SKIP(return, "no workloads/deep (built only when the assembler knows --gsframe)");
+	self->ks = dw_kallsyms_load(NULL);
+	ASSERT_NE(NULL, self->ks) TH_LOG("cannot read /proc/kallsyms: %s", strerror(errno));
+	for (attempt = 0; attempt < ATTEMPTS; attempt++) {
+		struct dunwind_config cfg;
+		struct dw_workload w;
+
+		dw_records_free(&self->r);
+		ret = dw_workload_start(&w, "deep", NULL, 10000);
+		ASSERT_EQ(0, ret) TH_LOG("cannot start deep: %s", strerror(-ret));
+		dw_records_config(&cfg, w.pid, 0, 0);
+		cfg.sample_period = PERIOD_NS;
+		cfg.ring_pages = 4096;
+		cfg.max_user_frames = DUNWIND_MAX_USER_FRAMES;
+		cfg.max_kernel_frames = DUNWIND_MAX_KERNEL_FRAMES;
+		memset(&self->st, 0, sizeof(self->st));
+		ret = dw_records_profile(&self->r, &cfg, PROFILE_MS, &self->st);
+		classify(_metadata, self->ks, &self->r, w.pid, &self->v);
+		dw_workload_stop(&w);
+		ASSERT_EQ(0, ret) TH_LOG("session failed: %s", strerror(-ret));
+		TH_LOG("attempt %d: %zu samples, %zu flagged in the walk, %zu in %s "
+		       "(%zu flagged), %zu flagged outside it, walk_samples %llu", attempt + 1,
+		       self->v.samples, self->v.flagged, self->v.inner, INNER_FN,
+		       self->v.inner_flagged, self->v.outside_flagged,
+		       (unsigned long long)self->st.walk_samples);
+		if (self->v.inner >= MIN_INNER)
+			break;
+	}
+	ASSERT_EQ(0, self->r.lost) TH_LOG("records lost: the checks need all of them");
+	ASSERT_GE(self->v.inner, MIN_INNER)
+		TH_LOG("too few samples in the walk to check its classification");
+}
+
+FIXTURE_TEARDOWN(walk)
+{
+	dw_records_free(&self->r);
+	dw_kallsyms_free(self->ks);
+}
+
+/* Every sample taken inside the walk's SFrame lookups carries the flag. */
+TEST_F(walk, samples_in_the_walk_are_flagged)
+{
+	EXPECT_EQ(self->v.inner, self->v.inner_flagged);
+}
+
+/* No sample whose kernel stack is outside dunwind_walk_work() carries it. */
+TEST_F(walk, no_sample_outside_the_walk_is_flagged)
+{
+	EXPECT_EQ(0, self->v.outside_flagged);
+}
+
+/* walk_samples counts exactly the flagged samples. */
+TEST_F(walk, stats_count_the_flagged_samples)
+{
+	EXPECT_LE(DUNWIND_STATS_SIZE_VER4, self->st.size);
+	EXPECT_EQ(self->v.flagged, self->st.walk_samples);
+}
+
+TEST_HARNESS_MAIN
