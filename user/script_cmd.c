@@ -56,7 +56,7 @@ static void print_loc(FILE *f, const struct dw_prof *p, const struct dw_prof_loc
 
 	if (l->marker) {
 		fprintf(f, "\t%16" PRIx64 " %s (%s)\n", (uint64_t)0,
-			p->funcs[p->lines[l->first_line].func].name, DW_PROF_MARKER_DSO);
+			p->funcs[p->lines[l->first_line].func].name, l->dso);
 		return;
 	}
 	if (!l->sym) {
@@ -122,6 +122,9 @@ static int do_script(const char *input, const struct dw_prof_opts *o, int show_s
 		fprintf(stderr, "; skipped %lu records of unknown type", p->skipped);
 	if (p->filtered)
 		fprintf(stderr, "; %lu samples filtered out", p->filtered);
+	if (p->in_walk)
+		fprintf(stderr, "; %lu samples in dunwind's own walk (shown as %s)", p->in_walk,
+			DW_PROF_WALK_FRAME);
 	fprintf(stderr, "\n");
 	if (show_summary)
 		dw_report_summary(stderr, p);

@@ -287,6 +287,10 @@ static long loc_get(struct dw_prof *p, const struct loc_key *k, __u64 time, stru
 		l->dso = prof_intern(p, DW_PROF_MARKER_DSO);
 		loc_lines(p, l, NULL, prof_internf(p, "[truncated: %s]",
 						   dw_prof_stop_name((int)k->ip)));
+	} else if (k->kind == 5) {
+		l->marker = 1;
+		l->dso = prof_intern(p, DW_PROF_WALK_FRAME);
+		loc_lines(p, l, NULL, prof_intern(p, DW_PROF_WALK_FRAME));
 	} else if (k->kind >= 2) {
 		kernel_loc(p, l, k->kind == 3);
 	} else {

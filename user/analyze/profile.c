@@ -106,7 +106,13 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 	}
 	if (s->flags & DUNWIND_SAMPLE_KERNEL_TRUNC)
 		p->kernel_trunc++;
-	for (i = 0; i < s->nr_kernel; i++) {
+	if (s->flags & DUNWIND_SAMPLE_IN_WALK) {
+		/* The profiler's work, not the program's: one frame for all of it. */
+		p->in_walk++;
+		k = (struct loc_key){ .kind = 5 };
+		prof_push_loc(p, &k, 0, NULL);
+	}
+	for (i = 0; !(s->flags & DUNWIND_SAMPLE_IN_WALK) && i < s->nr_kernel; i++) {
 		k = (struct loc_key){ .ip = s->ips[i], .kind = i ? 3 : 2 };
 		prof_push_loc(p, &k, s->time, NULL);
 	}

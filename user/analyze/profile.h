@@ -31,6 +31,13 @@ enum { DW_PROF_ALL = 0, DW_PROF_ON_CPU, DW_PROF_OFF_CPU };
 
 /* The "file" of truncation markers. */
 #define DW_PROF_MARKER_DSO	"[truncated]"
+/*
+ * The one frame (a marker, no address) that stands for the kernel part of a
+ * sample taken in dunwind's own walk (DUNWIND_SAMPLE_IN_WALK); its name and
+ * its "file" (no kernel function has that name; the module's "file" is the
+ * same string).
+ */
+#define DW_PROF_WALK_FRAME	"[dunwind]"
 
 struct dw_prof_opts {
 	const char *kallsyms;		/* a kallsyms file instead of the snapshot */
@@ -108,6 +115,7 @@ struct dw_prof {
 	unsigned long stacks_by_method[4];	/* user stacks by DUNWIND_UNWIND_* bits */
 	unsigned long long nr_fp, nr_sframe, user_frames;
 	unsigned long kernel_trunc;	/* samples with DUNWIND_SAMPLE_KERNEL_TRUNC */
+	unsigned long in_walk;		/* kept samples taken in dunwind's walk (IN_WALK) */
 	unsigned long long total_period;	/* of kept samples */
 	unsigned long offcpu_seen;	/* off-CPU samples in the capture, kept or not */
 	unsigned long offcpu, offcpu_open;	/* kept off-CPU samples; still blocked at the end */

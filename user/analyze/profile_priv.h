@@ -33,7 +33,8 @@ struct loc_key {
 	const void *image;		/* process image, or NULL (kernel, markers) */
 	uint64_t ip;
 	__u32 pid;
-	int kind;			/* 0 user, 1 user - 1, 2 kernel, 3 kernel - 1, 4 marker */
+	int kind;			/* 0 user, 1 user - 1, 2 kernel, 3 kernel - 1, 4 marker,
+				   5 dunwind's own walk */
 };
 
 struct prof_priv {

@@ -62,6 +62,9 @@ static void summary_samples(const struct dw_recorder *st, int off_cpu, int syste
 	if (st->sample_stacks)
 		fprintf(stderr, "dunwind: %llu samples came in one record with their user stack\n",
 			st->sample_stacks);
+	fprintf(stderr, "dunwind: profiler overhead: %llu samples (%.1f %%) in dunwind's own walk\n",
+		st->samples_in_walk, st->samples ? 100.0 * (double)st->samples_in_walk /
+		(double)st->samples : 0.0);
 	if (system_wide)
 		fprintf(stderr, "dunwind: system-wide: %llu samples of kernel threads or idle "
 			"(kernel stacks only)\n", st->samples_kthread);

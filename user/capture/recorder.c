@@ -43,6 +43,7 @@ int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
 			st->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
 		}
 		st->samples_kthread += !!(s->flags & DUNWIND_SAMPLE_KERNEL_THREAD);
+		st->samples_in_walk += !!(s->flags & DUNWIND_SAMPLE_IN_WALK);
 		if (s->cookie)
 			st->samples_cookie++;
 		else

@@ -20,6 +20,7 @@ struct dw_recorder {
 	unsigned long long samples, samples_cookie, samples_no_user, user_stacks;
 	unsigned long long samples_kthread;	/* of kernel threads, idle */
 	unsigned long long sample_stacks;	/* samples in a SAMPLE_STACK */
+	unsigned long long samples_in_walk;	/* taken in dunwind's own walk */
 	unsigned long long offcpu, offcpu_open, offcpu_ns;
 	unsigned long long by_type[DUNWIND_REC_MAX], other;
 	unsigned long long lost[DUNWIND_REC_MAX];

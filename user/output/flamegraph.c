@@ -159,7 +159,8 @@ static void color(char *out, size_t size, const struct dw_prof_func *fn, int off
 {
 	uint32_t h = name_hash(fn->name);
 
-	if (fn->dso && !strcmp(fn->dso, DW_PROF_MARKER_DSO))		/* truncation markers */
+	if (fn->dso && (!strcmp(fn->dso, DW_PROF_MARKER_DSO) ||	/* truncation markers, */
+			!strcmp(fn->name, DW_PROF_WALK_FRAME)))		/* the profiler's walk */
 		snprintf(out, size, "rgb(160,160,160)");
 	else if (off_cpu)		/* off-CPU time only: blues */
 		snprintf(out, size, "rgb(%u,%u,%u)", 60 + h % 60, 110 + (h >> 8) % 70,

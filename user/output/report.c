@@ -197,6 +197,10 @@ int dw_report_summary(FILE *f, const struct dw_prof *p)
 	if (p->kernel_trunc)
 		fprintf(f, "; %lu kernel stacks cut at max_kernel_frames", p->kernel_trunc);
 	fprintf(f, "\n");
+	if (p->in_walk)
+		fprintf(f, "# profiler overhead: %lu samples (%.1f %%) in dunwind's own walk, shown as "
+			"one %s frame on top of the user stack\n", p->in_walk,
+			100.0 * (double)p->in_walk / (double)p->nr_samples, DW_PROF_WALK_FRAME);
 	if (report_trunc_dsos(f, p))
 		return -ENOMEM;
 	fprintf(f, "# unwinding: %lu user stacks: %lu frame pointers only, %lu SFrame only, %lu "
@@ -229,7 +233,7 @@ static void func_label(char *out, size_t size, const struct dw_prof_func *fn)
 
 	base = base && base[1] && fn->dso[0] == '/' ? base + 1 : fn->dso;
 	n = base ? strlen(base) : 0;
-	if (!fn->dso || !strcmp(fn->dso, DW_PROF_MARKER_DSO) ||
+	if (!fn->dso || !strcmp(fn->dso, DW_PROF_MARKER_DSO) || !strcmp(fn->dso, fn->name) ||
 	    !strncmp(fn->name, "[unknown] (", 11) ||
 	    (!strncmp(fn->name, base, n) && !strncmp(fn->name + n, "+0x", 3)))
 		snprintf(out, size, "%s", fn->name);
