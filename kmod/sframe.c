@@ -289,24 +289,37 @@ const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_s
 }
 
 /*
+ * The mapping for @pc looked up now and added to the per-walk memo.  Apart
+ * from dunwind_sframe_map(), whose memo hit (nearly every frame) then
+ * neither zeroes nor reserves the entry it would copy.
+ * Return: 0 with *@out set, or -errno.
+ */
+static noinline int dunwind_sframe_map_new(struct dunwind_session *s,
+					   struct dunwind_sframe_memo *memo, unsigned long pc,
+					   struct dunwind_sframe_map **out)
+{
+	struct dunwind_sframe_map found = {};
+	unsigned long ehdr;
+	int ret;
+
+	ret = dunwind_sframe_lookup_vma(s, current->mm, pc, &found, &ehdr);
+	if (ret)
+		return ret;
+	*out = dunwind_sframe_memo_add(s, memo, &found, ehdr);
+	return 0;
+}
+
+/*
  * The mapping for @pc, from the per-walk memo, or looked up now and added
  * to it.  Return: 0 with *@out set, or -errno.
  */
 static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			      unsigned long pc, struct dunwind_sframe_map **out)
 {
-	struct dunwind_sframe_map found = {};
-	unsigned long ehdr;
-	int ret;
-
 	*out = (struct dunwind_sframe_map *)dunwind_sframe_memo_find(memo, pc);
 	if (*out)
 		return 0;
-	ret = dunwind_sframe_lookup_vma(s, current->mm, pc, &found, &ehdr);
-	if (ret)
-		return ret;
-	*out = dunwind_sframe_memo_add(s, memo, &found, ehdr);
-	return 0;
+	return dunwind_sframe_map_new(s, memo, pc, out);
 }
 
 /*
@@ -389,7 +402,8 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 {
 	struct dunwind_sframe_cache *c = &s->sframe;
 	struct dunwind_sframe_row_entry *set;
-	struct dunwind_sframe_row row;
+	/* Only a miss fills it: not zeroed at every lookup (INIT_STACK_ALL_ZERO). */
+	struct dunwind_sframe_row row __uninitialized;
 	struct dunwind_sframe_map *m;
 	u32 set_nr, w;
 	int ret;

@@ -426,8 +426,10 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
  */
 static bool dunwind_unwind_step(struct dunwind_unwind *st)
 {
-	struct dunwind_urule rule;
-	unsigned long cfa, lo_addr, frame[2], ra, fp;
+	/* Set before use: not zeroed at every frame (CONFIG_INIT_STACK_ALL_ZERO). */
+	struct dunwind_urule rule __uninitialized;
+	unsigned long frame[2] __uninitialized;
+	unsigned long cfa, lo_addr, ra, fp;
 	bool fp_popped;
 
 	if (!dunwind_unwind_rule(st, &rule))
@@ -582,7 +584,8 @@ static u64 dunwind_cycles_since(u64 c0, u64 now)
 static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 			      struct dunwind_walk *w, bool barrier, u32 *wait_dev, u64 *wait_ino)
 {
-	struct dunwind_unwind st;
+	/* dunwind_unwind_start() zeroes it: not twice (CONFIG_INIT_STACK_ALL_ZERO). */
+	struct dunwind_unwind st __uninitialized;
 	u64 c0 = get_cycles(), now;
 
 	w->nr = 0;
