@@ -162,7 +162,12 @@ static void profile(struct __test_metadata *_metadata, struct run *u, int barrie
 	EXPECT_EQ(st->samples_deferred, st->walks);
 }
 
-/* The USER_STACKs whose first frame is in the library, in ring order: how many, how many whole. */
+/*
+ * The USER_STACKs whose first frame is in the library, in ring order: how
+ * many, how many whole.  A stack that reached the root (END) by another
+ * way than call_lib is of the library's constructors, which dlopen() runs
+ * before call_lib exists on the stack (crtstuff's frame_dummy): not judged.
+ */
 static size_t lib_stacks(const struct run *u, size_t *whole, int *first_whole)
 {
 	size_t i, n = 0;
@@ -174,6 +179,8 @@ static size_t lib_stacks(const struct run *u, size_t *whole, int *first_whole)
 
 		if (st->hdr.type != DUNWIND_REC_USER_STACK || !st->nr ||
 		    st->ips[0] < u->lib_lo || st->ips[0] >= u->lib_hi)
+			continue;
+		if (st->stop == DUNWIND_STOP_END && !through_call_lib(u, st))
 			continue;
 		if (*first_whole < 0)
 			*first_whole = through_call_lib(u, st);
