@@ -698,7 +698,14 @@ void dunwind_walk_work(struct callback_head *work)
 	 * the callback: free the box and leave without sleeping, which
 	 * dunwind_exit()'s synchronize_rcu_tasks() waits for.
 	 */
-	if (atomic_xchg(&box->taken, 1)) {
+	if (atomic_cmpxchg(&box->taken, 0, 1)) {
+		/*
+		 * Close claimed the box; its last store to it is the new
+		 * callback (preemption off in between): wait for that store
+		 * before freeing, so close never writes to a freed box.
+		 */
+		while (READ_ONCE(box->work.func) != DUNWIND_TASK_WORK_KFREE)
+			cpu_relax();
 		kfree(box);
 		return;
 	}
@@ -858,10 +865,22 @@ void dunwind_walk_detach(struct dunwind_session *s)
 		struct dunwind_walk_box *box = slot->box;
 
 		/* Free, or its walk took the box (it runs, or ran, and puts its own). */
-		if (!READ_ONCE(slot->task) || atomic_xchg(&box->taken, 1))
+		if (!READ_ONCE(slot->task))
 			continue;
+		/*
+		 * The new callback is the last store to the box: once it is
+		 * visible, or the walk sees the box claimed and waits for it,
+		 * the thread may free the box.  Preemption off keeps that wait
+		 * short.
+		 */
+		preempt_disable();
+		if (atomic_cmpxchg(&box->taken, 0, 1)) {
+			preempt_enable();
+			continue;
+		}
 		slot->box = NULL;
 		WRITE_ONCE(box->work.func, DUNWIND_TASK_WORK_KFREE);
+		preempt_enable();
 		atomic_dec(&s->nr_queued);
 		refcount_dec(&s->ref.refcount);	/* the file's reference remains */
 		module_put(THIS_MODULE);
