@@ -273,19 +273,38 @@ struct dunwind_sframe_cache {
 
 /*
  * The mappings one walk has looked up, to skip the mmap lock per frame
- * (and per mapping dunwind_mmap_report() checks), and how many reads of
- * tables in the process's memory it has made.
+ * (and per mapping dunwind_mmap_report() checks), the last frame's rule,
+ * and how many reads of tables in the process's memory it has made.
+ * Only the counts and @rule's range are set at the start of a walk
+ * (dunwind_sframe_memo_init()): @maps is read below @nr only.
  */
 struct dunwind_sframe_memo {
-	struct dunwind_sframe_map maps[4];
 	unsigned int nr, next;
 	unsigned int reads;		/* bounded by DUNWIND_SFRAME_WALK_READS */
+	/*
+	 * dunwind_sframe_rule()'s result: the last frame's rule, its range
+	 * cut to the mapping it came from (empty after a frame with none).
+	 * A frame at a PC it covers (recursion: one return address for
+	 * every level) needs no mapping or cache lookup, nor a copy.
+	 */
+	struct dunwind_urule rule;
+	struct dunwind_sframe_map maps[4];
 };
+
+/* Start a walk's memo empty.  Context: any. */
+static inline void dunwind_sframe_memo_init(struct dunwind_sframe_memo *memo)
+{
+	memo->nr = 0;
+	memo->next = 0;
+	memo->reads = 0;
+	memo->rule.pc_lo = 0;
+	memo->rule.pc_hi = 0;
+}
 
 int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);
 void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c);
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			unsigned long pc, struct dunwind_urule *rule);
+			unsigned long pc);
 int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, unsigned long pc,
 			    struct dunwind_sframe_map *m, unsigned long *ehdr);
 struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,

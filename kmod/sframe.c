@@ -384,21 +384,16 @@ static bool dunwind_sframe_row_cached(struct dunwind_sframe_cache *c, u32 set_nr
 	return true;
 }
 
-/**
- * dunwind_sframe_rule() - the SFrame rule for @pc in current's address space
- * @s:		session (its caches)
- * @memo:	this walk's memo of mappings, zeroed at the start of the walk
- * @pc:		the PC to look up (a return address minus one for callers)
- * @rule:	result
- *
- * Context: task_work (may sleep and fault).
- * Return: 0; -ENODATA if the file at @pc has a table (its own or a
- * registered one) that has no usable rule for @pc; -ENOENT if it has none
- * (no file, no table, an unusable .sframe, a table unregistered since);
- * -EINTR (fatal signal).
- */
-int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			unsigned long pc, struct dunwind_urule *rule)
+/* Cut @rule, found in @m, to @m: a later frame of the walk may reuse it. */
+static void dunwind_sframe_memo_keep(const struct dunwind_sframe_map *m, struct dunwind_urule *rule)
+{
+	rule->pc_lo = max_t(u64, rule->pc_lo, m->key.start);
+	rule->pc_hi = min_t(u64, rule->pc_hi, m->key.end);
+}
+
+/* dunwind_sframe_rule() for a PC the last frame's rule does not cover. */
+static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+				    unsigned long pc, struct dunwind_urule *rule)
 {
 	struct dunwind_sframe_cache *c = &s->sframe;
 	struct dunwind_sframe_row_entry *set;
@@ -408,7 +403,6 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	u32 set_nr, w;
 	int ret;
 
-	might_fault();
 	ret = dunwind_sframe_map(s, memo, pc, &m);
 	if (ret)
 		return ret == -EINTR ? ret : -ENOENT;
@@ -416,8 +410,10 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 		return -ENOENT;
 
 	set_nr = hash_long(pc, DUNWIND_SFRAME_SET_BITS);
-	if (dunwind_sframe_row_cached(c, set_nr, m->epoch, pc, rule))
+	if (dunwind_sframe_row_cached(c, set_nr, m->epoch, pc, rule)) {
+		dunwind_sframe_memo_keep(m, rule);
 		return 0;
+	}
 
 	if (m->state == DUNWIND_SMAP_REG) {
 		ret = dunwind_registry_find(m->key.dev, m->key.ino, m->reg_serial, pc - m->bias, &row);
@@ -451,5 +447,40 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	write_seqcount_end(&c->seq);
 	WRITE_ONCE(c->victim[set_nr], (w + 1) % DUNWIND_SFRAME_WAYS);
 	spin_unlock(&c->lock);
+	dunwind_sframe_memo_keep(m, rule);
 	return 0;
+}
+
+/**
+ * dunwind_sframe_rule() - the SFrame rule for @pc in current's address space
+ * @s:		session (its caches)
+ * @memo:	this walk's memo, dunwind_sframe_memo_init() at its start
+ * @pc:		the PC to look up (a return address minus one for callers)
+ *
+ * The rule is @memo->rule, valid until the next call: the last frame's
+ * again where it covers @pc (the same mapping, kept by the memo to the
+ * end of the walk, and the same table).
+ *
+ * Context: task_work (may sleep and fault).
+ * Return: 0 with @memo->rule set; -ENODATA if the file at @pc has a table
+ * (its own or a registered one) that has no usable rule for @pc; -ENOENT
+ * if it has none (no file, no table, an unusable .sframe, a table
+ * unregistered since); -EINTR (fatal signal).
+ */
+int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			unsigned long pc)
+{
+	struct dunwind_urule *rule = &memo->rule;
+	int ret;
+
+	might_fault();
+	if (pc >= rule->pc_lo && pc < rule->pc_hi)
+		return 0;
+	ret = dunwind_sframe_rule_find(s, memo, pc, rule);
+	if (ret) {
+		/* A failed lookup may have written part of it: no range. */
+		rule->pc_lo = 0;
+		rule->pc_hi = 0;
+	}
+	return ret;
 }

@@ -156,7 +156,7 @@ struct dunwind_unwind {
 	u64 wait_ino;			/* ... (0: did not) */
 	struct dunwind_session *s;
 	struct pt_regs *regs;		/* at kernel entry */
-	struct dunwind_sframe_memo memo;
+	struct dunwind_sframe_memo memo;	/* last: start() zeroes all before it */
 };
 
 #define dunwind_for_each_user_frame(st, s, regs, barrier) \
@@ -364,10 +364,11 @@ static bool dunwind_unwind_barrier(struct dunwind_unwind *st)
  * The rule that recovers the caller of the frame at @st: SFrame (the
  * file's own or a registered table) where it covers the IP; frame pointers
  * for code in a mapping that has no table at all.  Return: true with
- * *@rule and @st->method set, or false with the walk ended or, with
- * @st->sigframe set, at a signal return trampoline.
+ * *@rule (the memo's, or the FP rule: valid until the next frame's) and
+ * @st->method set, or false with the walk ended or, with @st->sigframe
+ * set, at a signal return trampoline.
  */
-static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule *rule)
+static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_urule **rule)
 {
 	static const struct dunwind_urule fp_rule = {
 		.cfa_fp = 1, .cfa_off = 16, .ra_off = -8, .fp_saved = 1, .fp_off = -16,
@@ -377,11 +378,12 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 	if (dunwind_unwind_new_stack(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	if (!(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY))
-		ret = dunwind_sframe_rule(st->s, &st->memo, st->exact ? st->ip : st->ip - 1, rule);
+		ret = dunwind_sframe_rule(st->s, &st->memo, st->exact ? st->ip : st->ip - 1);
 	if (ret == -EINTR)
 		return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 	if (!ret) {
-		if (rule->outermost)
+		*rule = &st->memo.rule;
+		if ((*rule)->outermost)
 			return dunwind_unwind_end(st, DUNWIND_STOP_END);
 		st->method = DUNWIND_UNWIND_SFRAME;
 		return true;
@@ -413,9 +415,30 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
 	if (st->fp < st->sp)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
-	*rule = fp_rule;
+	*rule = &fp_rule;
 	st->method = DUNWIND_UNWIND_FP;
 	return true;
+}
+
+/*
+ * Two adjacent words of user memory at @at, in one user access window (a
+ * frame's saved FP and return address): copy_from_user() costs several
+ * times as many instructions for 16 bytes.  Return: false on a fault.
+ * Context: faultable.
+ */
+static bool dunwind_unwind_read_pair(unsigned long at, unsigned long *lo, unsigned long *hi)
+{
+	const unsigned long __user *p = (const unsigned long __user *)at;
+
+	if (!user_access_begin(p, 2 * sizeof(*p)))
+		return false;
+	unsafe_get_user(*lo, p, fault);
+	unsafe_get_user(*hi, p + 1, fault);
+	user_access_end();
+	return true;
+fault:
+	user_access_end();
+	return false;
 }
 
 /*
@@ -426,19 +449,17 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, struct dunwind_urule 
  */
 static bool dunwind_unwind_step(struct dunwind_unwind *st)
 {
-	/* Set before use: not zeroed at every frame (CONFIG_INIT_STACK_ALL_ZERO). */
-	struct dunwind_urule rule __uninitialized;
-	unsigned long frame[2] __uninitialized;
+	const struct dunwind_urule *rule;
 	unsigned long cfa, lo_addr, ra, fp;
 	bool fp_popped;
 
 	if (!dunwind_unwind_rule(st, &rule))
 		return st->sigframe && dunwind_unwind_signal(st);
-	cfa = (rule.cfa_fp ? st->fp : st->sp) + (long)rule.cfa_off;
+	cfa = (rule->cfa_fp ? st->fp : st->sp) + (long)rule->cfa_off;
 	if (cfa & (sizeof(long) - 1) || cfa <= st->sp || cfa > st->hi)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
 
-	lo_addr = cfa + (long)rule.ra_off;
+	lo_addr = cfa + (long)rule->ra_off;
 	/*
 	 * In an epilogue after 'pop %rbp' the CFI still names rbp's slot
 	 * (compilers emit no restore for it), now below SP: rbp holds the
@@ -446,23 +467,21 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	 * frame, a signal's): a caller stands at a call, where nothing was
 	 * popped.
 	 */
-	fp_popped = rule.fp_saved && st->exact && cfa + (long)rule.fp_off < st->sp;
-	if (rule.fp_saved && !fp_popped && rule.fp_off == rule.ra_off - 8) {
+	fp_popped = rule->fp_saved && st->exact && cfa + (long)rule->fp_off < st->sp;
+	if (rule->fp_saved && !fp_popped && rule->fp_off == rule->ra_off - 8) {
 		lo_addr -= 8;
-		if (lo_addr < st->sp || lo_addr > cfa - sizeof(frame))
+		if (lo_addr < st->sp || lo_addr > cfa - 2 * sizeof(long))
 			return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
-		if (copy_from_user(frame, (const void __user *)lo_addr, sizeof(frame)))
+		if (!dunwind_unwind_read_pair(lo_addr, &fp, &ra))
 			return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
-		fp = frame[0];
-		ra = frame[1];
 	} else {
 		if (lo_addr < st->sp || lo_addr > cfa - sizeof(long))
 			return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
 		if (get_user(ra, (const unsigned long __user *)lo_addr))
 			return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 		fp = st->fp;
-		if (rule.fp_saved && !fp_popped) {
-			unsigned long at = cfa + (long)rule.fp_off;
+		if (rule->fp_saved && !fp_popped) {
+			unsigned long at = cfa + (long)rule->fp_off;
 
 			if (at < st->sp || at > cfa - sizeof(long))
 				return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
@@ -523,7 +542,9 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
 				 struct pt_regs *regs, bool barrier)
 {
-	memset(st, 0, sizeof(*st));
+	/* The memo's arrays are large and read only below its counts. */
+	memset(st, 0, offsetof(struct dunwind_unwind, memo));
+	dunwind_sframe_memo_init(&st->memo);
 	st->s = s;
 	st->barrier = barrier;
 	st->regs = regs;
