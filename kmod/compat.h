@@ -4,12 +4,12 @@
  * Linux 6.1 (Debian 12), 6.12 (Debian 12 backports) and 7.2 (Debian
  * unstable).  Each branch names the kernel that needs it.
  *
- * Most branches test LINUX_VERSION_CODE.  Five test what the kernel's own
+ * Most branches test LINUX_VERSION_CODE.  Six test what the kernel's own
  * headers declare, probed by kmod/Kbuild (DUNWIND_HAVE_*), because the
  * version that brought or removed them is not one a distribution kernel
  * can be trusted to report (backports): TWA_NMI_CURRENT, TWAF_NO_ALLOC,
  * the group_dead argument of sched_process_exit, an exported
- * perf_allow_kernel() and task->exec_state.
+ * perf_allow_kernel(), task->exec_state and mm->mm_lock_seq as a seqcount.
  */
 #ifndef DUNWIND_COMPAT_H
 #define DUNWIND_COMPAT_H
@@ -214,5 +214,25 @@ static inline bool dunwind_task_dumpable(struct task_struct *task)
 /* sched_switch: the same on 6.1, 6.12 and 7.2 (prev_state since 5.18). */
 #define DUNWIND_TP_SWITCH_PROTO	bool preempt, struct task_struct *prev,		\
 				struct task_struct *next, unsigned int prev_state
+
+/*
+ * The sequence of an mm's mmap write lock (kmod/vmacache.c): odd while a
+ * writer holds the lock, bumped at its lock and unlock.  7.2 has it, and
+ * Debian's 6.12 (backported from 6.13) with CONFIG_PER_VMA_LOCK; 6.1 has
+ * none, and then nothing is cached.  raw_read_seqcount()'s read barrier
+ * pairs with the smp_wmb() of do_raw_write_seqcount_begin()/_end() in
+ * mmap_write_lock()/mmap_write_unlock(): mappings read after an even
+ * sequence are those of that sequence.
+ * Return: true with *@seq set if no writer holds the lock.
+ */
+static inline bool dunwind_mm_seq_begin(struct mm_struct *mm, unsigned int *seq)
+{
+#if defined(DUNWIND_HAVE_MM_LOCK_SEQCOUNT) && defined(CONFIG_PER_VMA_LOCK)
+	*seq = raw_read_seqcount(&mm->mm_lock_seq);			/* 6.12, 7.2 */
+	return !(*seq & 1);
+#else
+	return false;							/* 6.1 */
+#endif
+}
 
 #endif /* DUNWIND_COMPAT_H */

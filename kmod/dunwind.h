@@ -307,12 +307,37 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 			unsigned long pc);
 int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, unsigned long pc,
 			    struct dunwind_sframe_map *m, unsigned long *ehdr);
+bool dunwind_sframe_memo_vma_cached(struct dunwind_session *s, struct mm_struct *mm,
+				    unsigned long pc, struct dunwind_sframe_map *m);
 struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,
 						   struct dunwind_sframe_memo *memo,
 						   const struct dunwind_sframe_map *found,
 						   unsigned long ehdr);
 const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_sframe_memo *memo,
 							  unsigned long pc);
+
+/* kmod/vmacache.c: mappings walks found, kept while their mm's do not change. */
+#define DUNWIND_VMA_CACHE_MMS	8	/* address spaces per session, by mm */
+#define DUNWIND_VMA_CACHE_VMAS	8	/* mappings per address space */
+
+struct dunwind_vma_cache_mm {
+	struct mm_struct *mm;		/* mmgrab()bed while here; NULL: empty */
+	unsigned int seq;		/* @mm's mm_lock_seq when @keys were found */
+	unsigned int nr, next;
+	struct dunwind_vma_key keys[DUNWIND_VMA_CACHE_VMAS];
+};
+
+struct dunwind_vma_cache {
+	spinlock_t lock;		/* Guards @mms */
+	struct dunwind_vma_cache_mm mms[DUNWIND_VMA_CACHE_MMS];
+};
+
+void dunwind_vma_cache_init(struct dunwind_vma_cache *c);
+void dunwind_vma_cache_free(struct dunwind_vma_cache *c);
+bool dunwind_vma_cache_find(struct dunwind_vma_cache *c, struct mm_struct *mm,
+			    unsigned long addr, struct dunwind_vma_key *key);
+void dunwind_vma_cache_add(struct dunwind_vma_cache *c, struct mm_struct *mm,
+			   const struct dunwind_vma_key *key);
 
 /* kmod/mmap.c: MMAP records for the mappings user IPs fall in. */
 #define DUNWIND_MMAP_SEEN	1024	/* mappings remembered as reported, per session */
@@ -399,6 +424,7 @@ struct dunwind_session {
 	atomic_t nr_queued;		/* walks queued, not yet run (task_work) */
 	wait_queue_head_t drain_wq;	/* woken as @nr_queued drops */
 	struct dunwind_sframe_cache sframe;
+	struct dunwind_vma_cache vmas;	/* from creation to the last put */
 	struct dunwind_offcpu offcpu;
 	struct dunwind_barrier barrier;
 	/* Tables this session registered; Guarded by dunwind_reg_lock (registry.c). */

@@ -42,6 +42,7 @@ struct dunwind_session *dunwind_session_new(void)
 	init_rwsem(&s->walk_sem);
 	init_waitqueue_head(&s->drain_wq);
 	dunwind_barrier_init(&s->barrier);
+	dunwind_vma_cache_init(&s->vmas);
 	dunwind_follow_init(s);
 	return s;
 }
@@ -51,6 +52,7 @@ static void dunwind_session_free(struct kref *ref)
 	struct dunwind_session *s = container_of(ref, struct dunwind_session, ref);
 
 	dunwind_follow_free(s);
+	dunwind_vma_cache_free(&s->vmas);
 	dunwind_barrier_free(&s->barrier);
 	dunwind_mmap_free(&s->mmap_seen);
 	dunwind_offcpu_free(&s->offcpu);

@@ -161,6 +161,7 @@ int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, uns
 	if (!vma || vma->vm_start > pc)
 		return -ENOENT;
 	dunwind_vma_key(vma, &m->key);
+	dunwind_vma_cache_add(&s->vmas, mm, &m->key);
 	m->state = DUNWIND_SMAP_UNUSED;
 	/* A known mapping needs no second tree walk for its header. */
 	if (dunwind_sframe_cached(&s->sframe, m))
@@ -168,6 +169,26 @@ int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, uns
 	if (vma->vm_flags & VM_EXEC)
 		*ehdr = dunwind_elf_mapped_header(mm, vma);
 	return 0;
+}
+
+/**
+ * dunwind_sframe_memo_vma_cached() - dunwind_sframe_memo_vma() without the
+ * mmap lock, for a mapping the session's mapping cache holds (its mm
+ * unchanged since) and its SFrame cache knows
+ * @s:		session
+ * @mm:		current's address space, its mmap lock not held
+ * @pc:		the PC
+ * @m:		result, on a hit: the SFrame cache's entry
+ *
+ * Context: task_work (process, preemptible).
+ * Return: true on a hit; false: look it up under the lock.
+ */
+bool dunwind_sframe_memo_vma_cached(struct dunwind_session *s, struct mm_struct *mm,
+				    unsigned long pc, struct dunwind_sframe_map *m)
+{
+	if (!dunwind_vma_cache_find(&s->vmas, mm, pc, &m->key))
+		return false;
+	return dunwind_sframe_cached(&s->sframe, m);
 }
 
 /* dunwind_sframe_memo_vma() under the mmap lock.  Return: 0, -ENOENT, -EINTR. */
@@ -299,12 +320,14 @@ static noinline int dunwind_sframe_map_new(struct dunwind_session *s,
 					   struct dunwind_sframe_map **out)
 {
 	struct dunwind_sframe_map found = {};
-	unsigned long ehdr;
+	unsigned long ehdr = 0;
 	int ret;
 
-	ret = dunwind_sframe_lookup_vma(s, current->mm, pc, &found, &ehdr);
-	if (ret)
-		return ret;
+	if (!dunwind_sframe_memo_vma_cached(s, current->mm, pc, &found)) {
+		ret = dunwind_sframe_lookup_vma(s, current->mm, pc, &found, &ehdr);
+		if (ret)
+			return ret;
+	}
 	*out = dunwind_sframe_memo_add(s, memo, &found, ehdr);
 	return 0;
 }

@@ -501,28 +501,41 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 
 /*
  * The stack mapping, and the mapping of the first frame's IP into the
- * walk's memo, under one mmap lock (the lock and the tree walk are a good
- * part of a short walk's cost).  Return: 0, or -errno with no stack
- * mapping known.
+ * walk's memo: from the session's mapping cache when the process's
+ * mappings did not change since a walk saw them, else under one mmap
+ * lock (the lock and the tree walks are a good part of a short walk's
+ * cost).  Return: 0, or -errno with no stack mapping known.
  */
 static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 {
+	const bool want_ip = !(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY);
 	struct mm_struct *mm = current->mm;
 	struct dunwind_sframe_map found = {};
+	struct dunwind_vma_key stack;
 	struct vm_area_struct *vma;
-	unsigned long ehdr;
+	unsigned long ehdr = 0;
 	bool have_ip = false;
 	int ret = -EFAULT;
 
+	if (dunwind_vma_cache_find(&st->s->vmas, mm, st->sp, &stack) &&
+	    (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
+		st->lo = stack.start;
+		st->hi = stack.end;
+		if (want_ip)
+			dunwind_sframe_memo_add(st->s, &st->memo, &found, 0);
+		return 0;
+	}
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
 	vma = find_vma(mm, st->sp);
 	if (vma && vma->vm_start <= st->sp) {
 		st->lo = vma->vm_start;
 		st->hi = vma->vm_end;
+		dunwind_vma_key(vma, &stack);
+		dunwind_vma_cache_add(&st->s->vmas, mm, &stack);
 		ret = 0;
 	}
-	if (!ret && !(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY))
+	if (!ret && want_ip)
 		have_ip = !dunwind_sframe_memo_vma(st->s, mm, st->ip, &found, &ehdr);
 	mmap_read_unlock(mm);
 	if (have_ip)
