@@ -18,6 +18,7 @@ struct args {
 	unsigned long long ull;
 	const char *str;
 	int cb_calls;
+	const char *opt;		/* the optional argument; "none" if left out */
 };
 
 static int count_cb(const struct dw_option *opt, const char *arg, void *a, const char *cmd)
@@ -27,6 +28,14 @@ static int count_cb(const struct dw_option *opt, const char *arg, void *a, const
 	if (!strcmp(arg, "bad"))
 		return -EINVAL;
 	((struct args *)a)->cb_calls++;
+	return 0;
+}
+
+static int opt_cb(const struct dw_option *opt, const char *arg, void *a, const char *cmd)
+{
+	(void)opt;
+	(void)cmd;
+	((struct args *)a)->opt = arg ? arg : "none";
 	return 0;
 }
 
@@ -41,6 +50,8 @@ static const struct dw_option test_options[] = {
 	  .offset = offsetof(struct args, ull), .max = ~0ULL, .flags = DW_OPTF_ANY_BASE,
 	  .help = "any base" },
 	OPT_CALLBACK('c', "cb", "X", count_cb, "a callback"),
+	{ .type = DW_OPT_CALLBACK, .short_name = 'o', .long_name = "opt", .argh = "N",
+	  .cb = opt_cb, .flags = DW_OPTF_OPTIONAL_ARG, .help = "an optional argument" },
 	{ .type = DW_OPT_BOOL, .short_name = 'H', .offset = offsetof(struct args, flag),
 	  .flags = DW_OPTF_HIDDEN, .help = "hidden" },
 	OPT_END(),
@@ -115,6 +126,49 @@ TEST(unknown_options_are_usage_errors)
 	EXPECT_EQ(-EINVAL, parse(&test_cmd, &a, 1, "--nope"));
 	EXPECT_EQ(-EINVAL, parse(&test_cmd, &a, 1, "-z"));
 	EXPECT_EQ(-EINVAL, parse(&test_cmd, &a, 1, "-s"));	/* no argument */
+}
+
+TEST(an_optional_argument_left_out_is_null)
+{
+	struct args a;
+
+	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "-o"));
+	EXPECT_STREQ("none", a.opt);
+	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "--opt"));
+	EXPECT_STREQ("none", a.opt);
+}
+
+TEST(an_optional_argument_is_attached)
+{
+	struct args a;
+
+	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "-o5"));
+	EXPECT_STREQ("5", a.opt);
+	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "--opt=7"));
+	EXPECT_STREQ("7", a.opt);
+}
+
+TEST(the_next_word_is_not_an_optional_argument)
+{
+	struct args a;
+
+	ASSERT_EQ(2, parse(&test_cmd_stop, &a, 2, "-o", "9"));
+	EXPECT_STREQ("none", a.opt);
+}
+
+TEST(help_shows_an_optional_argument_in_brackets)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_NE(NULL, f);
+	dw_options_help(f, &test_cmd);
+	dw_options_man(f, &test_cmd, "v");
+	fclose(f);
+	EXPECT_NE(NULL, strstr(buf, "-o, --opt[=N]"));
+	EXPECT_NE(NULL, strstr(buf, "[=\\fIN\\fR]"));
+	free(buf);
 }
 
 TEST(arguments_are_moved_after_the_options)

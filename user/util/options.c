@@ -30,6 +30,14 @@ static int takes_arg(const struct dw_option *o)
 	return o->type >= DW_OPT_STRING;
 }
 
+/* getopt_long()'s has_arg for @o. */
+static int arg_kind(const struct dw_option *o)
+{
+	if (!takes_arg(o))
+		return no_argument;
+	return o->flags & DW_OPTF_OPTIONAL_ARG ? optional_argument : required_argument;
+}
+
 /* The name as the user wrote it in messages: the long one when there is one. */
 static void opt_name(const struct dw_option *o, char *buf, size_t len)
 {
@@ -118,7 +126,7 @@ int dw_parse_options(int argc, char **argv, const struct dw_cmd_help *cmd, void 
 	int c, ret = -EINVAL;
 
 	lo = calloc(n + 3, sizeof(*lo));
-	so = malloc(2 * n + 3);
+	so = malloc(3 * n + 3);
 	if (!lo || !so) {
 		fprintf(stderr, "dunwind %s: out of memory\n", cmd->name);
 		goto out;
@@ -129,12 +137,13 @@ int dw_parse_options(int argc, char **argv, const struct dw_cmd_help *cmd, void 
 	for (i = 0; i < n; i++) {
 		if (opts[i].short_name) {
 			so[ns++] = (char)opts[i].short_name;
-			if (takes_arg(&opts[i]))
+			if (arg_kind(&opts[i]) != no_argument)
+				so[ns++] = ':';
+			if (arg_kind(&opts[i]) == optional_argument)
 				so[ns++] = ':';
 		}
 		if (opts[i].long_name)
-			lo[nl++] = (struct option){ opts[i].long_name,
-				takes_arg(&opts[i]) ? required_argument : no_argument, NULL,
+			lo[nl++] = (struct option){ opts[i].long_name, arg_kind(&opts[i]), NULL,
 				(int)(VAL_BASE + i) };
 	}
 	so[ns] = 0;
@@ -198,18 +207,22 @@ static const struct dw_option help_option = {
 	.help = "print the options and exit",
 };
 
-/* The option's name column: "  -o, --output FILE". */
+/* The option's name column: "  -o, --output FILE", "  -z, --level[=N]". */
 static int opt_column(char *buf, size_t len, const struct dw_option *o)
 {
 	const char *argh = o->argh ? o->argh : "";
-	const char *sp = o->argh ? " " : "";
+	const char *sp = o->argh ? " " : "", *end = "";
 
+	if (o->argh && (o->flags & DW_OPTF_OPTIONAL_ARG)) {
+		sp = o->long_name ? "[=" : "[";
+		end = "]";
+	}
 	if (o->short_name && o->long_name)
-		return snprintf(buf, len, "  -%c, --%s%s%s", o->short_name, o->long_name, sp,
-				argh);
+		return snprintf(buf, len, "  -%c, --%s%s%s%s", o->short_name, o->long_name, sp,
+				argh, end);
 	if (o->long_name)
-		return snprintf(buf, len, "      --%s%s%s", o->long_name, sp, argh);
-	return snprintf(buf, len, "  -%c%s%s", o->short_name, sp, argh);
+		return snprintf(buf, len, "      --%s%s%s%s", o->long_name, sp, argh, end);
+	return snprintf(buf, len, "  -%c%s%s%s", o->short_name, sp, argh, end);
 }
 
 /* The whole help text of @o: its sentence and the values it takes. */
@@ -347,9 +360,11 @@ void dw_options_man(FILE *f, const struct dw_cmd_help *cmd, const char *version)
 			fprintf(f, "\\fR");
 		}
 		if (o->argh) {
-			fprintf(f, " \\fI");
+			int opt = !!(o->flags & DW_OPTF_OPTIONAL_ARG);
+
+			fprintf(f, opt ? "[=\\fI" : " \\fI");
 			troff(f, o->argh);
-			fprintf(f, "\\fR");
+			fprintf(f, opt ? "\\fR]" : "\\fR");
 		}
 		fprintf(f, "\n");
 		opt_help(text, sizeof(text), o);

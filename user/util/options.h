@@ -37,6 +37,8 @@ enum dw_opt_type {
 /* Option flags. */
 #define DW_OPTF_HIDDEN		(1u << 0)	/* accepted, not in -h, man page or completion */
 #define DW_OPTF_ANY_BASE	(1u << 1)	/* numbers: 0x... and 0... too */
+/* DW_OPT_CALLBACK: the argument may be left out (-zN, --name[=N]); NULL then. */
+#define DW_OPTF_OPTIONAL_ARG	(1u << 2)
 
 struct dw_option;
 
