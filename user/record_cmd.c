@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "capture/compress.h"
 #include "capture/event.h"
 #include "capture/recording.h"
 #include "commands.h"
@@ -95,6 +96,23 @@ static int opt_duration(const struct dw_option *opt, const char *arg, void *args
 	return 0;
 }
 
+/* -z, --compression-level[=N]: as perf record's, level 1 when N is left out. */
+static int opt_zstd(const struct dw_option *opt, const char *arg, void *args, const char *cmd)
+{
+	struct dw_record_opts *o = args;
+	int max = dw_capture_zstd_max_level();
+	unsigned long long v = 1;
+
+	(void)opt;
+	if (arg && dw_parse_ull(arg, 10, 1, (unsigned long long)max, &v)) {
+		fprintf(stderr, "dunwind %s: -z wants a zstd level from 1 (fastest) to %d, not "
+			"'%s'\n", cmd, max, arg);
+		return -EINVAL;
+	}
+	o->zstd_level = (int)v;
+	return 0;
+}
+
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
@@ -111,6 +129,11 @@ static const struct dw_option record_options[] = {
 		   "capture file (default dunwind.data)"),
 	OPT_BOOL('f', "force", struct dw_record_opts, force,
 		 "overwrite FILE if it exists (else an existing FILE is an error)"),
+	{ .type = DW_OPT_CALLBACK, .short_name = 'z', .long_name = "compression-level",
+	  .argh = "N", .cb = opt_zstd, .flags = DW_OPTF_OPTIONAL_ARG,
+	  .help = "compress the capture with zstd at level N: 1 (the default, fastest) to 22 "
+		  "(smallest); every reader decompresses it (-z3 or --compression-level=3, as "
+		  "perf record)" },
 	OPT_CALLBACK('m', "mmap-pages", "N", opt_pages,
 		     "ring data pages, a power of two (default "
 		     XSTR(DUNWIND_DEFAULT_RING_PAGES) ")"),

@@ -15,56 +15,11 @@
 #include <sys/stat.h>
 
 #include "record.h"
+#include "capture/boot_id.h"
 #include "capture/capture.h"
+#include "capture/compress.h"
 #include "util/clock.h"
 #include "util/array.h"
-
-/* This boot's id from /proc: 0, or -1 if unavailable. */
-static int read_boot_id(__u8 id[16])
-{
-	char text[64];
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	int i = 0, n = 0;
-
-	if (!f)
-		return -1;
-	if (!fgets(text, sizeof(text), f))
-		text[0] = '\0';
-	fclose(f);
-	/* 8-4-4-4-12 hex digits */
-	for (; text[i] && n < 32; i++) {
-		int v;
-
-		if (text[i] == '-')
-			continue;
-		if (text[i] >= '0' && text[i] <= '9')
-			v = text[i] - '0';
-		else if (text[i] >= 'a' && text[i] <= 'f')
-			v = text[i] - 'a' + 10;
-		else
-			break;
-		id[n / 2] = (__u8)(n % 2 ? id[n / 2] | v : v << 4);
-		n++;
-	}
-	return n == 32 ? 0 : -1;
-}
-
-/**
- * dw_capture_same_boot() - was the capture made during the running boot?
- * @h:		a validated header
- *
- * Context: user space, reads /proc.
- * Return: 1 same boot, 0 another boot, -1 unknown (no boot id on either side).
- */
-int dw_capture_same_boot(const struct dw_capture_header *h)
-{
-	static const __u8 zero[16];
-	__u8 now[16];
-
-	if (!memcmp(h->boot_id, zero, sizeof(zero)) || read_boot_id(now))
-		return -1;
-	return !memcmp(h->boot_id, now, sizeof(now));
-}
 
 /**
  * dw_capture_create_new() - create @path and write a provisional header
@@ -94,7 +49,7 @@ int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 	w->hdr.created_realtime_ns = dw_clock_ns(CLOCK_REALTIME);
 	w->hdr.created_monotonic_ns = dw_clock_ns(CLOCK_MONOTONIC);
 	w->hdr.created_boottime_ns = dw_clock_ns(CLOCK_BOOTTIME);
-	if (read_boot_id(w->hdr.boot_id))
+	if (dw_boot_id_read(w->hdr.boot_id))
 		memset(w->hdr.boot_id, 0, sizeof(w->hdr.boot_id));
 	if (cfg) {
 		w->hdr.pid = cfg->pid;
@@ -156,9 +111,17 @@ int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_heade
 		return -EBADF;
 	if (dunwind_rec_check(rec, rec->size))
 		return -EINVAL;
-	if (fwrite(rec, rec->size, 1, w->f) != 1)
+	if (w->z) {
+		int err = dw_capture_zstd_write(w, rec, rec->size);
+
+		if (err)
+			return err;
+	} else if (fwrite(rec, rec->size, 1, w->f) != 1) {
 		return errno ? -errno : -EIO;
-	w->hdr.record_bytes += rec->size;
+	} else {
+		w->hdr.record_bytes += rec->size;
+	}
+	w->raw_bytes += rec->size;
 	w->hdr.record_count++;
 	return 0;
 }
@@ -168,13 +131,19 @@ int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_heade
  * @w:		writer from dw_capture_create()
  *
  * Context: user space, blocking I/O.  A capture cut short after this
- * (the recorder killed, the machine down) still holds these records.
+ * (the recorder killed, the machine down) still holds these records; a
+ * compressed one, a zstd stream that decodes up to them.
  * Return: 0, -EBADF if the writer is not open, or -errno (-ENOSPC, -EIO).
  */
 int dw_capture_flush(struct dw_capture_writer *w)
 {
+	int err;
+
 	if (!w->f)
 		return -EBADF;
+	err = w->z ? dw_capture_zstd_flush(w, 0) : 0;
+	if (err)
+		return err;
 	return fflush(w->f) ? (errno ? -errno : -EIO) : 0;
 }
 
@@ -192,9 +161,15 @@ int dw_capture_close(struct dw_capture_writer *w)
 
 	if (!w->f)
 		return -EBADF;
+	if (w->z)
+		err = dw_capture_zstd_flush(w, 1);
+	dw_capture_zstd_release(w);
+	if (err)
+		goto out;
 	if (fflush(w->f) || fseek(w->f, 0, SEEK_SET) ||
 	    fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1 || fflush(w->f))
 		err = errno ? -errno : -EIO;
+out:
 	if (fclose(w->f) && !err)
 		err = errno ? -errno : -EIO;
 	w->f = NULL;
@@ -256,6 +231,9 @@ static int check_header(struct dw_capture_reader *r, const unsigned char *buf, s
 		return fail(r, "capture version %u is newer than this dunwind reads (%u): "
 			    "use a newer dunwind",
 			    h->version, DW_CAPTURE_VERSION);
+	if (h->compression && (h->compression != DW_CAPTURE_ZSTD || h->version < 3))
+		return fail(r, "unknown compression %u in a version-%u capture",
+			    h->compression, h->version);
 	if (h->header_size < sizeof(*h) || h->header_size > DW_CAPTURE_HEADER_MAX ||
 	    h->header_size % 8)
 		return fail(r, "bad header size %u", h->header_size);
@@ -284,13 +262,17 @@ static void cut_at(struct dw_capture_reader *r, __u64 pos, __u64 count)
 {
 	int finished = r->hdr.record_bytes || r->hdr.record_count;
 
-	r->missing = finished ? r->hdr.record_bytes - pos : r->len - pos;
+	/* A compressed capture's header counts compressed bytes. */
+	if (finished)
+		r->missing = r->hdr.record_bytes - (r->hdr.compression ? r->zlen : pos);
+	else
+		r->missing = r->len - pos;
 	r->len = pos;
 	if (finished)
 		snprintf(r->err, sizeof(r->err), "cut short: %llu of %llu records read, "
-			 "%llu bytes missing at the end",
+			 "%llu %sbytes missing at the end",
 			 (unsigned long long)count, (unsigned long long)r->hdr.record_count,
-			 (unsigned long long)r->missing);
+			 (unsigned long long)r->missing, r->hdr.compression ? "compressed " : "");
 	else
 		snprintf(r->err, sizeof(r->err), "cut short (the recording was killed, or its "
 			 "disk filled): %llu whole records read, %llu bytes of a record missing "
@@ -339,6 +321,21 @@ static int check_records(struct dw_capture_reader *r)
 	return 0;
 }
 
+/* The records after the header are a zstd stream of @r->len bytes. */
+static int parse_zstd(struct dw_capture_reader *r, const unsigned char *src)
+{
+	int err = dw_capture_zstd_read(r, src, r->len);
+
+	if (!err)
+		err = check_records(r);
+	if (err) {
+		free(r->data);
+		r->data = NULL;
+		r->len = 0;
+	}
+	return err;
+}
+
 /**
  * dw_capture_parse() - validate a capture held in memory and copy its records
  * @r:		reader to initialise; release with dw_capture_release()
@@ -346,7 +343,8 @@ static int check_records(struct dw_capture_reader *r)
  * @len:	its length
  *
  * Context: user space.  Checks the header, that the records exactly fill
- * the rest of the file, and every record with dunwind_rec_check().  A
+ * the rest of the file (decompressed first if the capture is compressed),
+ * and every record with dunwind_rec_check().  A
  * capture cut short (its header never finished, or counting more bytes than
  * follow) is read up to its last whole record: @r->cut and @r->missing are
  * set and @r->err says what is missing.
@@ -362,6 +360,8 @@ int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
 	if (err)
 		return err;
 	r->len = r->cut ? len - r->hdr.header_size : r->hdr.record_bytes;
+	if (r->hdr.compression)
+		return parse_zstd(r, (const unsigned char *)buf + r->hdr.header_size);
 	r->data = malloc(r->len ? r->len : 1);
 	if (!r->data) {
 		snprintf(r->err, sizeof(r->err), "out of memory (%llu bytes of records)",

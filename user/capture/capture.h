@@ -13,10 +13,12 @@
 #define DW_CAPTURE_MAGIC	"DUNWCAP"	/* 8 bytes with the NUL */
 /*
  * 2: records may be SAMPLE_STACKs (DUNWIND_CFG_SAMPLE_STACK), which a
- * version-1 reader would skip, losing their samples.  Captures without
- * them are still written as version 1.
+ * version-1 reader would skip, losing their samples.  3: the records are
+ * zstd-compressed (@compression), which an older reader cannot read.  A
+ * capture is written with the lowest version that holds what it has.
  */
-#define DW_CAPTURE_VERSION	2
+#define DW_CAPTURE_VERSION	3
+#define DW_CAPTURE_ZSTD		1		/* @compression: one zstd stream */
 #define DW_CAPTURE_ENDIAN	0x01020304U
 #define DW_CAPTURE_HEADER_MAX	4096		/* readers refuse larger headers */
 
@@ -24,13 +26,15 @@
  * On-disk header, native byte order (see @endian), 128 bytes in version 1.
  *
  * @magic:		"DUNWCAP\0".
- * @version:		1, or 2 with DUNWIND_CFG_SAMPLE_STACK in @config_flags.
+ * @version:		1, or 2 with DUNWIND_CFG_SAMPLE_STACK in @config_flags,
+ *			or 3 when @compression is set.
  * @header_size:	bytes from the start of the file to the first record;
  *			a multiple of 8, >= 128, <= DW_CAPTURE_HEADER_MAX.
  * @endian:		0x01020304 as the writer stored a u32.
  * @page_size:		the recording machine's page size.
- * @record_bytes:	bytes of records after the header (the rest of the file).
- * @record_count:	number of records in those bytes.
+ * @record_bytes:	bytes of records after the header (the rest of the file);
+ *			compressed bytes when @compression is set.
+ * @record_count:	number of records in those bytes (once decompressed).
  * @created_realtime_ns: CLOCK_REALTIME when the capture was created.
  * @created_monotonic_ns: CLOCK_MONOTONIC then (sample times use it).
  * @created_boottime_ns: CLOCK_BOOTTIME then (to tell a reused pid).
@@ -43,6 +47,8 @@
  * @boot_id:		/proc/sys/kernel/random/boot_id of the recording boot,
  *			as 16 bytes; all zero if unknown.  Kernel addresses and
  *			live /proc data only describe the capture on that boot.
+ * @compression:	0: the records as they are; DW_CAPTURE_ZSTD: the
+ *			bytes after the header are a zstd stream (version 3).
  * @__reserved:		zero.
  */
 struct dw_capture_header {
@@ -65,7 +71,8 @@ struct dw_capture_header {
 	__u32 ring_pages;
 	__u32 event;			/* was __reserved0 (zero: cpu-clock) */
 	__u8 boot_id[16];
-	__u64 __reserved;
+	__u32 compression;		/* was half of __reserved (zero: none) */
+	__u32 __reserved;
 };
 _Static_assert(sizeof(struct dw_capture_header) == 128, "capture header");
 /* Documentation/capture.rst gives these offsets. */
@@ -74,11 +81,22 @@ _Static_assert(__builtin_offsetof(struct dw_capture_header, created_boottime_ns)
 _Static_assert(__builtin_offsetof(struct dw_capture_header, pid) == 64, "pid");
 _Static_assert(__builtin_offsetof(struct dw_capture_header, config_flags) == 88, "flags");
 _Static_assert(__builtin_offsetof(struct dw_capture_header, boot_id) == 104, "boot_id");
+_Static_assert(__builtin_offsetof(struct dw_capture_header, compression) == 120, "compression");
 
+struct dw_capture_zstd;
+
+/*
+ * @z:		the compressor after dw_capture_compress(); NULL: records are
+ *		written as they are.
+ * @raw_bytes:	bytes of records handed to dw_capture_write() (before
+ *		compression).
+ */
 struct dw_capture_writer {
 	FILE *f;
 	const char *path;
 	struct dw_capture_header hdr;
+	struct dw_capture_zstd *z;
+	__u64 raw_bytes;
 };
 
 /*
@@ -94,6 +112,7 @@ struct dw_capture_reader {
 	unsigned long skipped;		/* records of unknown type */
 	int cut;			/* the file ends early: read up to its last whole record */
 	__u64 missing;			/* bytes known to be missing at the end (cut) */
+	__u64 zlen;			/* compressed: bytes of the stream in the file */
 	char err[256];
 };
 
@@ -104,6 +123,7 @@ int dw_capture_create(struct dw_capture_writer *w, const char *path,
 		      const struct dunwind_config *cfg);
 int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 			  const struct dunwind_config *cfg, int overwrite);
+int dw_capture_compress(struct dw_capture_writer *w, int level);
 int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
 int dw_capture_flush(struct dw_capture_writer *w);
 int dw_capture_close(struct dw_capture_writer *w);

@@ -182,6 +182,13 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 			"them\n", output, strerror(-st->write_err),
 			(unsigned long long)st->w.hdr.record_count,
 			(unsigned long long)st->w.hdr.record_bytes);
+	else if (st->w.hdr.compression)
+		fprintf(stderr, "dunwind: wrote %llu records (%llu bytes, zstd-compressed from "
+			"%llu: %.1fx) to %s\n", (unsigned long long)st->w.hdr.record_count,
+			(unsigned long long)st->w.hdr.record_bytes,
+			(unsigned long long)st->w.raw_bytes,
+			st->w.hdr.record_bytes ? (double)st->w.raw_bytes / st->w.hdr.record_bytes : 0,
+			output);
 	else
 		fprintf(stderr, "dunwind: wrote %llu records (%llu bytes) to %s\n",
 			(unsigned long long)st->w.hdr.record_count,

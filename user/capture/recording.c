@@ -147,6 +147,8 @@ int dw_record_open(struct dw_record_run *r)
 			"file\n", o->output);
 		return 1;
 	}
+	if (!err && o->zstd_level)
+		err = dw_capture_compress(&r->st.w, o->zstd_level);
 	if (err) {
 		report_file(o->output, err);
 		return 1;

@@ -24,6 +24,7 @@ struct dw_record_opts {
 	unsigned int pages, max_stack;
 	int fp_only;
 	int force;			/* -f: overwrite an existing output */
+	int zstd_level;			/* -z: compress at this zstd level; 0: not */
 	int no_gen;			/* --no-gen-sframe */
 	int no_barrier;			/* --no-barrier */
 	int no_ksyms;			/* --no-kallsyms */

@@ -329,7 +329,8 @@ TEST_F(capture, name) \
 }
 
 DAMAGE(bad_magic, self->copy[0] = 'X', "bad magic")
-DAMAGE(a_version_from_the_future_asks_for_a_newer_dunwind, H->version = 3, "newer")
+DAMAGE(a_version_from_the_future_asks_for_a_newer_dunwind, H->version = DW_CAPTURE_VERSION + 1,
+       "newer")
 DAMAGE(version_0, H->version = 0, "version")
 DAMAGE(the_other_byte_order, H->endian = 0x04030201, "byte order")
 DAMAGE(a_header_size_below_version_1s, H->header_size = 120, "header size")

@@ -126,7 +126,7 @@ static struct dunwind_rec_header *stack(union rec_buf *b, __u64 cookie, __u32 ti
 	return &b->hdr;
 }
 
-static int build_capture(const char *path)
+static int build_capture(const char *path, int zstd_level)
 {
 	static const __u64 chain[] = { 0x7f0000001010ULL, 0x7f0000002020ULL, 0x7f0000003030ULL,
 				       0x7f0000004040ULL, 0x7f0000005050ULL };
@@ -149,7 +149,8 @@ static int build_capture(const char *path)
 		       "ffffffff81002000 t vfs_write\n"
 		       "ffffffffc0001000 t dunwind_handler\t[dunwind]\n");
 	write_text(mods, "dunwind 16384 0 - Live 0xffffffffc0000000 (O)\n");
-	if (dw_capture_create(&w, path, &cfg) || dw_ksnap_write(&w, ks, mods))
+	if (dw_capture_create(&w, path, &cfg) ||
+	    (zstd_level && dw_capture_compress(&w, zstd_level)) || dw_ksnap_write(&w, ks, mods))
 		return -1;
 	n += !dw_capture_write(&w, mk_comm(&b, G, G + 1, 1, "fpchain", 0));
 	n += !dw_capture_write(&w, mk_comm(&b, G, G + 2, 1, "worker", 0));
@@ -290,6 +291,13 @@ GOLDEN(report_tid_folded, "%s report -i capture --tid 4194402 --folded >folded-t
        "folded-tid.out", "folded-tid.txt");
 GOLDEN(speedscope, "%s report -i capture --format speedscope -o speedscope.json 2>/dev/null",
        "speedscope.json", "speedscope.json");
+/* The same records compressed (record -z), in z/capture: every output is the same. */
+GOLDEN(script_of_the_zstd_capture, "cd z && %s script -i capture >../script-z.out "
+       "2>../script-z.err", "script-z.out", "script.txt");
+GOLDEN(report_of_the_zstd_capture, "cd z && %s report -i capture >../report-z.out "
+       "2>../report-z.err", "report-z.out", "report.txt");
+GOLDEN(folded_of_the_zstd_capture, "cd z && %s report -i capture --folded >../folded-z.out",
+       "folded-z.out", "folded.txt");
 
 FIXTURE_SETUP(output)
 {
@@ -605,8 +613,15 @@ int main(int argc, char **argv)
 			    "7f0000006000 100 callee_end\n"
 			    "7f0000006100 100 next_fn\n");
 	snprintf(path, sizeof(path), "%s/capture", dir);
-	if (build_capture(path)) {
+	if (build_capture(path, 0)) {
 		printf("Bail out! could not build the synthetic capture\n");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/z", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/z/capture", dir);
+	if (build_capture(path, 3)) {
+		printf("Bail out! could not build the synthetic capture, compressed\n");
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/elf.data", dir);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zstd-compressed captures (record -z): the records after the header as one
+ * zstd stream, flushed at every dw_capture_flush().  dw_capture_compress()
+ * (capture.h) turns it on; capture.c calls the rest.
+ */
+#ifndef DW_CAPTURE_COMPRESS_H
+#define DW_CAPTURE_COMPRESS_H
+
+#include <stddef.h>
+
+#include "capture/capture.h"
+
+/* Readers refuse compressed records that inflate to more than this. */
+#define DW_CAPTURE_RAW_MAX	((size_t)4 << 30)
+
+int dw_capture_zstd_max_level(void);
+int dw_capture_zstd_write(struct dw_capture_writer *w, const void *buf, size_t len);
+int dw_capture_zstd_flush(struct dw_capture_writer *w, int last);
+void dw_capture_zstd_release(struct dw_capture_writer *w);
+int dw_capture_zstd_read(struct dw_capture_reader *r, const void *src, size_t len);
+
+#endif
