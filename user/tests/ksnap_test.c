@@ -349,6 +349,18 @@ TEST_F(snap, hidden_addresses_are_eperm)
 	dw_capture_close(&w);
 }
 
+/* Without kernel IPs only the first line is read: hidden addresses still show. */
+TEST_F(snap, hidden_addresses_are_eperm_without_ips_too)
+{
+	static const __u64 none;
+	struct dw_capture_writer w;
+
+	write_text(ks, "0000000000000000 T _stext\n0000000000000000 t helper\n");
+	ASSERT_EQ(0, dw_capture_create(&w, cap, &cfg));
+	EXPECT_EQ(-EPERM, dw_ksnap_write_ips(&w, ks, mods, &none, 0));
+	dw_capture_close(&w);
+}
+
 TEST_F(snap, a_missing_kallsyms_is_enoent)
 {
 	struct dw_capture_writer w;
