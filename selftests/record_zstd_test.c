@@ -14,6 +14,7 @@
 
 #include "kselftest_harness.h"
 #include "capture/capture.h"
+#include "capture/usnap.h"
 
 #define TOP	"/tmp/dw-zstd"
 #define ZCAP	TOP "/z/capture"	/* the same name in both directories: */
@@ -127,6 +128,24 @@ TEST_F(zrec, the_summary_gives_the_compression)
 	ASSERT_NE(NULL, err);
 	EXPECT_NE(NULL, strstr(err, "zstd-compressed from")) TH_LOG("%s", err);
 	free(err);
+}
+
+/* The recorder reads its capture back for the snapshots' addresses. */
+TEST_F(zrec, the_symbol_snapshots_are_made_from_the_compressed_records)
+{
+	const struct dunwind_rec_header *h;
+	struct dw_capture_reader r;
+	char *err = slurp(TOP "/record.err", NULL);
+	int usyms = 0;
+
+	ASSERT_NE(NULL, err);
+	EXPECT_EQ(NULL, strstr(err, "back for its symbols")) TH_LOG("%s", err);
+	free(err);
+	ASSERT_EQ(0, dw_capture_open(&r, ZCAP)) TH_LOG("%s", r.err);
+	while ((h = dw_capture_next_any(&r)))
+		usyms += h->type == DW_REC_USYMS;
+	dw_capture_release(&r);
+	EXPECT_LT(0, usyms);
 }
 
 TEST_F(zrec, report_and_script_read_it_as_its_decompressed_copy)

@@ -321,19 +321,17 @@ static int check_records(struct dw_capture_reader *r)
 	return 0;
 }
 
-/* The records after the header are a zstd stream of @r->len bytes. */
-static int parse_zstd(struct dw_capture_reader *r, const unsigned char *src)
+/* The @r->len record bytes at @src, as they are: 0 or -ENOMEM. */
+static int copy_records(struct dw_capture_reader *r, const unsigned char *src)
 {
-	int err = dw_capture_zstd_read(r, src, r->len);
-
-	if (!err)
-		err = check_records(r);
-	if (err) {
-		free(r->data);
-		r->data = NULL;
-		r->len = 0;
+	r->data = malloc(r->len ? r->len : 1);
+	if (!r->data) {
+		snprintf(r->err, sizeof(r->err), "out of memory (%llu bytes of records)",
+			 (unsigned long long)r->len);
+		return -ENOMEM;
 	}
-	return err;
+	memcpy(r->data, src, r->len);
+	return 0;
 }
 
 /**
@@ -344,15 +342,16 @@ static int parse_zstd(struct dw_capture_reader *r, const unsigned char *src)
  *
  * Context: user space.  Checks the header, that the records exactly fill
  * the rest of the file (decompressed first if the capture is compressed),
- * and every record with dunwind_rec_check().  A
- * capture cut short (its header never finished, or counting more bytes than
- * follow) is read up to its last whole record: @r->cut and @r->missing are
- * set and @r->err says what is missing.
+ * and every record with dunwind_rec_check().  A capture cut short (its
+ * header never finished, or counting more bytes than follow) is read up to
+ * its last whole record: @r->cut and @r->missing are set and @r->err says
+ * what is missing.
  * Return: 0; -EINVAL with @r->err set if the capture is malformed;
  * -ENOMEM.
  */
 int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
 {
+	const unsigned char *src;
 	int err;
 
 	memset(r, 0, sizeof(*r));
@@ -360,16 +359,10 @@ int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
 	if (err)
 		return err;
 	r->len = r->cut ? len - r->hdr.header_size : r->hdr.record_bytes;
-	if (r->hdr.compression)
-		return parse_zstd(r, (const unsigned char *)buf + r->hdr.header_size);
-	r->data = malloc(r->len ? r->len : 1);
-	if (!r->data) {
-		snprintf(r->err, sizeof(r->err), "out of memory (%llu bytes of records)",
-			 (unsigned long long)r->len);
-		return -ENOMEM;
-	}
-	memcpy(r->data, (const unsigned char *)buf + r->hdr.header_size, r->len);
-	err = check_records(r);
+	src = (const unsigned char *)buf + r->hdr.header_size;
+	err = r->hdr.compression ? dw_capture_zstd_read(r, src, r->len) : copy_records(r, src);
+	if (!err)
+		err = check_records(r);
 	if (err) {
 		free(r->data);
 		r->data = NULL;

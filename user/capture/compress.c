@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "capture/compress.h"
@@ -256,4 +257,96 @@ int dw_capture_zstd_read(struct dw_capture_reader *r, const void *src, size_t le
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/**
+ * dw_zstd_source_init() - read a capture's stream back, decompressed
+ * @s:		the source; release with dw_zstd_source_release()
+ * @fd:		the capture, positioned at its first record byte
+ * @len:	compressed bytes to read from @fd
+ *
+ * Context: user space.  For the recorder's read-back of its own capture
+ * (replay.c), which reads it in chunks rather than whole.
+ * Return: 0 or -ENOMEM.
+ */
+int dw_zstd_source_init(struct dw_zstd_source *s, int fd, __u64 len)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->left = len;
+	s->in_size = ZSTD_DStreamInSize();
+	s->in = malloc(s->in_size);
+	s->d = ZSTD_createDCtx();
+	if (!s->in || !s->d) {
+		dw_zstd_source_release(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Refill the input from the file: 0, or -errno (-EIO: shorter than said). */
+static int source_refill(struct dw_zstd_source *s)
+{
+	size_t want = s->left < s->in_size ? (size_t)s->left : s->in_size;
+	ssize_t n;
+
+	do
+		n = read(s->fd, s->in, want);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -EIO;
+	s->left -= (size_t)n;
+	s->in_len = (size_t)n;
+	s->in_pos = 0;
+	return 0;
+}
+
+/**
+ * dw_zstd_source_read() - the next decompressed bytes
+ * @s:		source from dw_zstd_source_init()
+ * @buf, @len:	where, and at most how many (> 0)
+ *
+ * Context: user space, blocking I/O.
+ * Return: bytes (> 0), 0 at the end of the stream read so far, or -errno
+ * (-EPROTO: the stream does not decode; -EIO: the file is short).
+ */
+ssize_t dw_zstd_source_read(struct dw_zstd_source *s, void *buf, size_t len)
+{
+	ZSTD_outBuffer out = { buf, len, 0 };
+
+	while (!out.pos) {
+		ZSTD_inBuffer in;
+		size_t r;
+		int err;
+
+		if (s->in_pos == s->in_len) {
+			if (!s->left)
+				return 0;
+			err = source_refill(s);
+			if (err)
+				return err;
+		}
+		in = (ZSTD_inBuffer){ s->in, s->in_len, s->in_pos };
+		r = ZSTD_decompressStream(s->d, &out, &in);
+		s->in_pos = in.pos;
+		if (ZSTD_isError(r))
+			return -EPROTO;
+	}
+	return (ssize_t)out.pos;
+}
+
+/**
+ * dw_zstd_source_release() - free what the source holds (not its file)
+ * @s:		source; may be one whose init failed
+ *
+ * Context: user space.
+ */
+void dw_zstd_source_release(struct dw_zstd_source *s)
+{
+	ZSTD_freeDCtx(s->d);
+	free(s->in);
+	s->d = NULL;
+	s->in = NULL;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "capture/compress.h"
 #include "capture/recorder.h"
 
 #define REPLAY_BUF	(1024 * 1024)	/* bytes read at a time */
@@ -43,23 +44,33 @@ static long replay_records(struct dw_recorder *st, const unsigned char *buf, siz
 	return (long)pos;
 }
 
-/* Read and feed @left bytes of records from @fd.  0 or -errno. */
-static int replay_fd(struct dw_recorder *st, int fd, __u64 left, unsigned char *buf)
+/*
+ * Read and feed @left bytes of records from @fd, or, with @zs, every byte
+ * its stream decompresses to (@left is then ignored).  0 or -errno.
+ */
+static int replay_fd(struct dw_recorder *st, int fd, struct dw_zstd_source *zs, __u64 left,
+		     unsigned char *buf)
 {
 	size_t have = 0;
 
-	while (left) {
-		size_t want = REPLAY_BUF - have < left ? REPLAY_BUF - have : (size_t)left;
-		ssize_t n = read(fd, buf + have, want);
+	while (zs || left) {
+		size_t want = REPLAY_BUF - have;
+		ssize_t n;
 		long used;
 
-		if (n < 0 && errno == EINTR)
+		if (!zs && left < want)
+			want = (size_t)left;
+		n = zs ? dw_zstd_source_read(zs, buf + have, want) : read(fd, buf + have, want);
+		if (n < 0 && !zs && errno == EINTR)
 			continue;
 		if (n < 0)
-			return -errno;
+			return zs ? (int)n : -errno;
+		if (!n && zs)
+			break;			/* the end of the stream */
 		if (!n)
 			return -EIO;		/* the file is shorter than written */
-		left -= (size_t)n;
+		if (!zs)
+			left -= (size_t)n;
 		have += (size_t)n;
 		used = replay_records(st, buf, have);
 		if (used < 0)
@@ -103,10 +114,18 @@ int dw_recorder_replay(struct dw_recorder *st)
 		err = -ENOMEM;
 		goto fail_close;
 	}
-	if (lseek(fd, sizeof(st->w.hdr), SEEK_SET) < 0)
+	if (lseek(fd, sizeof(st->w.hdr), SEEK_SET) < 0) {
 		err = -errno;
-	else
-		err = replay_fd(st, fd, st->w.hdr.record_bytes, buf);
+	} else if (st->w.z) {		/* record -z: the records decompressed */
+		struct dw_zstd_source zs;
+
+		err = dw_zstd_source_init(&zs, fd, st->w.hdr.record_bytes);
+		if (!err)
+			err = replay_fd(st, fd, &zs, 0, buf);
+		dw_zstd_source_release(&zs);
+	} else {
+		err = replay_fd(st, fd, NULL, st->w.hdr.record_bytes, buf);
+	}
 	free(buf);
 fail_close:
 	close(fd);

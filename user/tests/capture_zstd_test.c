@@ -14,6 +14,7 @@
 #include "kselftest_harness.h"
 #include "mkrec.h"
 #include "capture/capture.h"
+#include "capture_check.h"
 
 #define NREC		200
 #define FLUSH_EVERY	25
@@ -38,17 +39,6 @@ static const struct dunwind_rec_header *mk_rec(union rec_buf *b, int i)
 			DUNWIND_STOP_END);
 }
 
-static unsigned char *slurp(const char *p, size_t *len)
-{
-	FILE *f = fopen(p, "r");
-	unsigned char *buf = malloc(1 << 20);
-
-	*len = f && buf ? fread(buf, 1, 1 << 20, f) : 0;
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 /* Write the records to @path, compressed at @level (0: not), flushing now and then. */
 static int write_capture(const char *path, int level, __u64 *zflush)
 {
@@ -69,39 +59,6 @@ static int write_capture(const char *path, int level, __u64 *zflush)
 	}
 	i = dw_capture_close(&w);
 	return err ? err : i;
-}
-
-/* Parse @buf; if accepted, count its records (bad ones in *@bad).  <0: refused. */
-static int parse_count(const void *buf, size_t len, int *bad, struct dw_capture_reader *out)
-{
-	const struct dunwind_rec_header *rec;
-	struct dw_capture_reader r;
-	int err = dw_capture_parse(&r, buf, len), n = 0;
-
-	if (err && !r.err[0])
-		(*bad)++;		/* refused without saying why */
-	while (!err && (rec = dw_capture_next(&r))) {
-		if (dunwind_rec_check(rec, rec->size) || (uintptr_t)rec % 8)
-			(*bad)++;
-		n++;
-	}
-	if (out)
-		*out = r;
-	else
-		dw_capture_release(&r);
-	return err ? err : n;
-}
-
-static int expect_error(unsigned char *buf, size_t len, const char *what)
-{
-	struct dw_capture_reader r;
-	int bad = 0, err = parse_count(buf, len, &bad, &r);
-	int hit = err == -EINVAL && strstr(r.err, what) != NULL;
-
-	if (!hit)
-		ksft_print_msg("got %d '%s', wanted '%s'\n", err, r.err, what);
-	dw_capture_release(&r);
-	return hit;
 }
 
 /* The same records written compressed (level 3) and as they are. */

@@ -128,24 +128,19 @@ TEST(unknown_options_are_usage_errors)
 	EXPECT_EQ(-EINVAL, parse(&test_cmd, &a, 1, "-s"));	/* no argument */
 }
 
-TEST(an_optional_argument_left_out_is_null)
+/* -o, --opt: NULL (shown as "none"); -o5, --opt=7: what is attached. */
+TEST(an_optional_argument_is_the_attached_one_or_null)
 {
+	static const struct { const char *arg, *want; } cases[] = {
+		{ "-o", "none" }, { "--opt", "none" }, { "-o5", "5" }, { "--opt=7", "7" },
+	};
 	struct args a;
+	size_t i;
 
-	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "-o"));
-	EXPECT_STREQ("none", a.opt);
-	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "--opt"));
-	EXPECT_STREQ("none", a.opt);
-}
-
-TEST(an_optional_argument_is_attached)
-{
-	struct args a;
-
-	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "-o5"));
-	EXPECT_STREQ("5", a.opt);
-	ASSERT_EQ(2, parse(&test_cmd, &a, 1, "--opt=7"));
-	EXPECT_STREQ("7", a.opt);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT_EQ(2, parse(&test_cmd, &a, 1, cases[i].arg));
+		EXPECT_STREQ(cases[i].want, a.opt) TH_LOG("%s", cases[i].arg);
+	}
 }
 
 TEST(the_next_word_is_not_an_optional_argument)

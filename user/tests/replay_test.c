@@ -23,6 +23,16 @@ FIXTURE(rec) {
 	union rec_buf b;
 };
 
+/* The capture as it is, or compressed (record -z). */
+FIXTURE_VARIANT(rec) {
+	int zstd_level;
+	long damage_at;		/* 0: the second record's size field */
+};
+
+FIXTURE_VARIANT_ADD(rec, plain) { .zstd_level = 0 };
+/* In the stream's frame magic: it no longer decodes. */
+FIXTURE_VARIANT_ADD(rec, zstd) { .zstd_level = 1, .damage_at = 129 };
+
 FIXTURE_SETUP(rec)
 {
 	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = 1, .sample_freq = 99 };
@@ -34,6 +44,8 @@ FIXTURE_SETUP(rec)
 	close(fd);
 	memset(&self->st, 0, sizeof(self->st));
 	ASSERT_EQ(0, dw_capture_create(&self->st.w, self->path, &cfg));
+	if (variant->zstd_level)
+		ASSERT_EQ(0, dw_capture_compress(&self->st.w, variant->zstd_level));
 }
 
 FIXTURE_TEARDOWN(rec)
@@ -89,7 +101,8 @@ TEST_F(rec, a_capture_damaged_meanwhile_is_refused)
 	/* The second record's size field (offset 6 of its header). */
 	f = fopen(self->path, "r+");
 	ASSERT_NE(NULL, f);
-	ASSERT_EQ(0, fseek(f, (long)(sizeof(self->st.w.hdr) + dunwind_rec_sample_size(3) + 6),
+	ASSERT_EQ(0, fseek(f, variant->damage_at ? variant->damage_at :
+			   (long)(sizeof(self->st.w.hdr) + dunwind_rec_sample_size(3) + 6),
 			   SEEK_SET));
 	ASSERT_EQ(1, fwrite(&bad, sizeof(bad), 1, f));
 	ASSERT_EQ(0, fclose(f));
