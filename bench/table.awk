@@ -12,6 +12,46 @@
 # throughput = median work profiled / median work unprofiled; lost summed;
 # dunwind's module figures averaged over the repeats (weighted by walks and
 # frames where that is what they are per).
+# The FIXEDCOST runs (bench/guest's fixedcost): one table, and the target.
+function fixedcost(   i, ns0, w0, dw, inside, n, sep) {
+	ns0 = fcnone_n ? fcnone_ns / fcnone_n : 0
+	w0 = fcnone_n ? fcnone_work / fcnone_n : 0
+	sep = md ? " | " : "  "
+	print ""
+	print md ? "## Fixed cost of a recording" : "Fixed cost of a recording:"
+	if (md) {
+		print ""
+		print "chain-nofp for " secs " s alone (*none*) and under `dunwind record -F 1`" \
+			" (two samples, whose cost vanishes), each command timed whole by" \
+			" `bench/elapsed.c`" (exact ? " (1 ns = one instruction, or the guest" \
+			" idling)" : "") ".  *beyond* is the command's time past the" \
+			" program's (outside its time: tables before the exec, snapshots after" \
+			" its end); *work* the program's own, whose drop is the cost inside its" \
+			" time; the first recording of the boot finds the table cache *cold*."
+		print ""
+		print "| run | time | beyond | work | tables | kernel symbols | user symbols |"
+		print "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	}
+	for (i = 1; i <= nfc; i++) {
+		if (fc[i, "run"] != "none") {
+			dw += fc[i, "work"]
+			n++
+		}
+		printf "%s%s%s%.3f s%s%s%s%d%s%s%s%s%s%s%s\n", md ? "| " : "  ", fc[i, "run"], sep,
+			fc[i, "ns"] / 1e9, sep,
+			fc[i, "run"] == "none" ? "-" : sprintf("%.3f s", (fc[i, "ns"] - ns0) / 1e9),
+			sep, fc[i, "work"], sep,
+			fc[i, "run"] == "none" ? "-" : fc[i, "tables_ms"] " ms", sep,
+			fc[i, "run"] == "none" ? "-" : fc[i, "ksyms_ms"] " ms", sep,
+			fc[i, "run"] == "none" ? "-" : fc[i, "usyms_ms"] " ms", md ? " |" : ""
+	}
+	inside = n && w0 ? 100 * (w0 - dw / n) / w0 : 0
+	print ""
+	printf "Inside the program's time: %.3f %% of its work (mean of %d recordings against" \
+		" %d unprofiled runs; target under 0.2 %%: %s).\n", inside, n, fcnone_n,
+		inside < 0.2 ? "met" : "missed"
+}
+
 function kv(   i, p) {
 	delete f
 	for (i = 2; i <= NF; i++) {
@@ -86,6 +126,17 @@ $1 == "MODE" {
 }
 $1 == "bench:" && $2 == "done" {
 	elapsed = $4
+}
+$1 == "FIXEDCOST" {
+	kv()
+	nfc++
+	for (k in f)
+		fc[nfc, k] = f[k]
+	if (f["run"] == "none") {
+		fcnone_ns += f["ns"]
+		fcnone_work += f["work"]
+		fcnone_n++
+	}
 }
 $1 == "FIXED" {
 	kv()
@@ -168,7 +219,9 @@ END {
 			" `--call-graph dwarf` (8 KiB stack copies), *dunwind* `dunwind record`" \
 			" (defaults), *dunwind-fp* `dunwind record --fp-only` (frame pointers" \
 			" only: its stacks stop in code without them; there for the" \
-			" frame-pointer walk's cost per frame, no target applies)" (perf7ver != "" ? "; *perf-defer* upstream's own deferred" \
+			" frame-pointer walk's cost per frame, no target applies), *dunwind-z*" \
+			" `dunwind record -z` (zstd-compressed capture; only when BENCH_TOOLS" \
+			" names it)" (perf7ver != "" ? "; *perf-defer* upstream's own deferred" \
 			" callchains, `perf record --call-graph fp,defer` (frame pointers only," \
 			" walked at return to user; " perf7ver ", its `defer_callchain` attribute" \
 			" checked on every capture, stacks read with `perf script --merge-callchains`)" : "") "."
@@ -257,6 +310,8 @@ END {
 	}
 	if (failed != "")
 		print (md ? "\n**Failed runs** (work 0, counted as such):" : "FAILED runs:") failed
+	if (nfc)
+		fixedcost()
 	# Targets, per workload x build that has a dunwind row.
 	print ""
 	print md ? "## Targets" : "Targets:"
