@@ -5,7 +5,9 @@
  * PCs at and around every function and row.  Beyond sanitizer findings, it
  * traps when the decoder asks for bytes outside the section or reads more
  * than 64 bytes at once, returns a positive code, or (on a table that
- * validated) returns a row that does not contain the PC asked for.
+ * validated) returns a row that does not contain the PC asked for.  Inputs
+ * of odd size are read with dunwind's %rbx extension (EXT_RBX), the others
+ * without.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +45,8 @@ static void fz_lookup(const struct dunwind_sframe_table *t, __u64 pc, int valid)
 		__builtin_trap();
 	if (err)
 		return;
+	if ((row.flags & DUNWIND_SFRAME_ROW_RBX_LOST) && !(row.flags & DUNWIND_SFRAME_ROW_RBX))
+		__builtin_trap();
 	if (pc < row.pc_lo || pc >= row.pc_hi || pc < row.func_start ||
 	    pc - row.func_start >= row.func_size)
 		__builtin_trap();
@@ -66,6 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	if (err)
 		return 0;
+	t.ext = (size & 1) ? DUNWIND_SFRAME_EXT_RBX : 0;
 	err = dunwind_sframe_validate(&t);
 	if (err > 0)
 		__builtin_trap();

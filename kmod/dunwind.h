@@ -237,12 +237,19 @@ struct dunwind_sframe_map {
 /* The unwind rule for the PCs in [pc_lo, pc_hi). */
 struct dunwind_urule {
 	u64 pc_lo, pc_hi;
-	s32 cfa_off, ra_off, fp_off;
+	s32 cfa_off, ra_off, fp_off, rbx_off;
 	u8 valid;
 	u8 outermost;			/* RA undefined: the walk ends here */
-	u8 cfa_fp;			/* CFA = FP + off, else SP + off */
+	u8 cfa_fp;			/* CFA = FP + off, else SP + off (or ...) */
+	u8 cfa_rbx;			/* ... CFA = %rbx + off (DUNWIND_REG_RBX tables) */
 	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
+	u8 rbx;				/* DUNWIND_RBX_*: where the caller's %rbx is */
 };
+
+/* dunwind_urule.rbx: a table without DUNWIND_REG_RBX, or FP, says LOST. */
+#define DUNWIND_RBX_LOST	0	/* not known */
+#define DUNWIND_RBX_KEPT	1	/* unchanged */
+#define DUNWIND_RBX_SAVED	2	/* at CFA + rbx_off */
 
 /* A cached rule of the mapping built as @epoch (0: empty). */
 struct dunwind_sframe_row_entry {

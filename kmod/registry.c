@@ -193,6 +193,12 @@ static struct dunwind_reg *dunwind_reg_new(const struct dunwind_sframe_reg *r)
 	ret = dunwind_sframe_open(&e->table, &src, r->sec_vaddr);
 	if (!ret && !(e->table.flags & DUNWIND_SFRAME_F_FDE_SORTED))
 		ret = -DUNWIND_SFRAME_EINVAL;	/* would be scanned linearly */
+	/* The %rbx extension says something only in v3's flex FREs. */
+	if (!ret && (r->flags & DUNWIND_REG_RBX)) {
+		if (e->table.version != DUNWIND_SFRAME_V3)
+			ret = -DUNWIND_SFRAME_EINVAL;
+		e->table.ext = DUNWIND_SFRAME_EXT_RBX;
+	}
 	if (!ret)
 		ret = dunwind_sframe_validate(&e->table);
 	if (ret) {
@@ -255,7 +261,7 @@ static int dunwind_reg_copy_arg(struct dunwind_sframe_reg *r, const void __user 
 	ret = dunwind_copy_arg(r, sizeof(*r), DUNWIND_SFRAME_REG_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if ((r->flags & ~DUNWIND_REG_PIN) || r->__reserved0 ||
+	if ((r->flags & ~(DUNWIND_REG_PIN | DUNWIND_REG_RBX)) || r->__reserved0 ||
 	    memchr_inv(r->__reserved, 0, sizeof(r->__reserved)) ||
 	    !r->build_id_size || r->build_id_size > DUNWIND_BUILD_ID_MAX ||
 	    !r->table_size || r->table_size > DUNWIND_ELF_MAX_SFRAME)

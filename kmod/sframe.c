@@ -346,6 +346,23 @@ static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_m
 }
 
 /*
+ * Where the caller's %rbx is, by a row: known only from a DUNWIND_REG_RBX
+ * table (dunwind_sframe_table.ext), which says so at every PC.
+ */
+static void dunwind_sframe_rbx_rule(const struct dunwind_sframe_row *row, struct dunwind_urule *r)
+{
+	if (!(row->flags & DUNWIND_SFRAME_ROW_RBX) || (row->flags & DUNWIND_SFRAME_ROW_RBX_LOST))
+		r->rbx = DUNWIND_RBX_LOST;
+	else if (row->rbx.kind == DUNWIND_SFRAME_RULE_UNDEF)
+		r->rbx = DUNWIND_RBX_KEPT;
+	else if (row->rbx.kind == DUNWIND_SFRAME_RULE_CFA && row->rbx.deref)
+		r->rbx = DUNWIND_RBX_SAVED;
+	else
+		r->rbx = DUNWIND_RBX_LOST;
+	r->rbx_off = row->rbx.off;
+}
+
+/*
  * Turn a decoded row into the rule the walk uses; -ENOENT for a signal
  * frame (the restorer check handles those), -ENODATA for a rule the walk
  * cannot follow.
@@ -362,11 +379,14 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 		return 0;
 	}
 	if (row->cfa.kind != DUNWIND_SFRAME_RULE_REG || row->cfa.deref ||
-	    (row->cfa.reg != DUNWIND_SFRAME_REG_SP && row->cfa.reg != DUNWIND_SFRAME_REG_FP))
+	    (row->cfa.reg != DUNWIND_SFRAME_REG_SP && row->cfa.reg != DUNWIND_SFRAME_REG_FP &&
+	     row->cfa.reg != DUNWIND_SFRAME_REG_BX))
 		return -ENODATA;
 	if (row->ra.kind != DUNWIND_SFRAME_RULE_CFA || !row->ra.deref)
 		return -ENODATA;
 	r->cfa_fp = row->cfa.reg == DUNWIND_SFRAME_REG_FP;
+	r->cfa_rbx = row->cfa.reg == DUNWIND_SFRAME_REG_BX;
+	dunwind_sframe_rbx_rule(row, r);
 	r->cfa_off = row->cfa.off;
 	r->ra_off = row->ra.off;
 	if (row->fp.kind == DUNWIND_SFRAME_RULE_CFA && row->fp.deref) {

@@ -154,10 +154,21 @@ struct dunwind_unwind {
 	bool barrier;			/* may stop for a file's verdict (table barrier) */
 	u32 wait_dev;			/* stopped for the verdict on this file ... */
 	u64 wait_ino;			/* ... (0: did not) */
+	/*
+	 * The frame's %rbx, followed as DWARF unwinders follow callee-saved
+	 * registers, for a CFA rule "rbx + off" (ld.so's lazy-binding
+	 * trampoline realigns its stack): DUNWIND_BX_*.
+	 */
+	u8 bx_state;
+	unsigned long bx;		/* the value, or the user address that holds it */
 	struct dunwind_session *s;
 	struct pt_regs *regs;		/* at kernel entry */
 	struct dunwind_sframe_memo memo;	/* last: start() zeroes all before it */
 };
+
+#define DUNWIND_BX_LOST		0	/* unknown */
+#define DUNWIND_BX_VALUE	1	/* @bx is the value */
+#define DUNWIND_BX_AT		2	/* saved at user address @bx, read when needed */
 
 #define dunwind_for_each_user_frame(st, s, regs, barrier) \
 	for (dunwind_unwind_start(st, s, regs, barrier); !(st)->done; dunwind_unwind_next(st))
@@ -332,6 +343,8 @@ static bool dunwind_unwind_signal(struct dunwind_unwind *st)
 	st->ip = sc.ip;
 	st->sp = sc.sp;
 	st->fp = sc.bp;
+	st->bx = sc.bx;
+	st->bx_state = DUNWIND_BX_VALUE;
 	st->exact = true;
 	st->sigframe = false;
 	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi))
@@ -442,6 +455,43 @@ fault:
 }
 
 /*
+ * The frame's %rbx, for a CFA based on it, read now if a callee saved it.
+ * Return: true with *@bx set, false if it is not known.
+ */
+static bool dunwind_unwind_bx(struct dunwind_unwind *st, unsigned long *bx)
+{
+	if (st->bx_state == DUNWIND_BX_AT) {
+		if (get_user(*bx, (const unsigned long __user *)st->bx))
+			return false;
+		st->bx = *bx;
+		st->bx_state = DUNWIND_BX_VALUE;
+	}
+	*bx = st->bx;
+	return st->bx_state == DUNWIND_BX_VALUE;
+}
+
+/*
+ * The caller's %rbx by @rule (a frame of CFA @cfa): unchanged, or at a
+ * slot of this frame, remembered and read only if a CFA needs it; a slot
+ * below SP in the interrupted frame was popped already (as for FP).
+ */
+static void dunwind_unwind_next_bx(struct dunwind_unwind *st, const struct dunwind_urule *rule,
+				   unsigned long cfa)
+{
+	unsigned long at = cfa + (long)rule->rbx_off;
+
+	if (rule->rbx == DUNWIND_RBX_KEPT || (rule->rbx == DUNWIND_RBX_SAVED && st->exact &&
+					      at < st->sp))
+		return;
+	if (rule->rbx != DUNWIND_RBX_SAVED || at < st->sp || at > cfa - sizeof(long)) {
+		st->bx_state = DUNWIND_BX_LOST;
+		return;
+	}
+	st->bx = at;
+	st->bx_state = DUNWIND_BX_AT;
+}
+
+/*
  * One frame: the caller's IP, SP and FP by the rule for the current IP.
  * The CFA must be 8-byte aligned, strictly above SP and inside the stack
  * mapping; the slots read lie below the CFA and at or above SP (a saved
@@ -450,12 +500,16 @@ fault:
 static bool dunwind_unwind_step(struct dunwind_unwind *st)
 {
 	const struct dunwind_urule *rule;
-	unsigned long cfa, lo_addr, ra, fp;
+	unsigned long cfa, lo_addr, ra, fp, base = st->sp;
 	bool fp_popped;
 
 	if (!dunwind_unwind_rule(st, &rule))
 		return st->sigframe && dunwind_unwind_signal(st);
-	cfa = (rule->cfa_fp ? st->fp : st->sp) + (long)rule->cfa_off;
+	if (rule->cfa_fp)
+		base = st->fp;
+	else if (rule->cfa_rbx && !dunwind_unwind_bx(st, &base))
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	cfa = base + (long)rule->cfa_off;
 	if (cfa & (sizeof(long) - 1) || cfa <= st->sp || cfa > st->hi)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
 
@@ -492,6 +546,7 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	/* A zero or kernel return address is no frame: roots end above. */
 	if (!ra || ra >= TASK_SIZE_MAX)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	dunwind_unwind_next_bx(st, rule, cfa);
 	st->ip = ra;
 	st->sp = cfa;
 	st->fp = fp;
@@ -564,6 +619,8 @@ static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_sessi
 	st->ip = regs->ip;
 	st->sp = regs->sp;
 	st->fp = regs->bp;
+	st->bx = regs->bx;
+	st->bx_state = DUNWIND_BX_VALUE;
 	st->exact = true;
 	dunwind_unwind_entries(st);
 	if (dunwind_unwind_first_vmas(st)) {

@@ -183,7 +183,7 @@ int dunwind_sframe_open(struct dunwind_sframe_table *t, const struct dunwind_sfr
 	t->fde_size = t->version == DUNWIND_SFRAME_V1 ? DUNWIND_SFRAME_FDE_V1_SIZE :
 		      t->version == DUNWIND_SFRAME_V2 ? DUNWIND_SFRAME_FDE_V2_SIZE :
 		      DUNWIND_SFRAME_FDE_V3_SIZE;
-	t->__pad = 0;
+	t->ext = 0;
 	t->hdr_len = DUNWIND_SFRAME_HDR_SIZE + (__u32)t->auxhdr_len;
 	if (t->hdr_len > src->size)
 		return E(EINVAL);
@@ -372,15 +372,35 @@ static __u32 sf_ctrl(const struct dunwind_sframe_fre *fre, __u32 i)
 	return v;
 }
 
+/*
+ * The %rbx item of an EXT_RBX table's flex FRE, from data word @i on: the
+ * last item, either the control word RBX_LOST alone or (CFA-relative,
+ * deref) and an offset.  Return: 0, or -EINVAL for anything else.
+ */
+static int sf_rbx_item(const struct dunwind_sframe_fre *fre, __u32 i,
+		       struct dunwind_sframe_row *row)
+{
+	__u32 c = sf_ctrl(fre, i);
+
+	if (c == DUNWIND_SFRAME_RBX_LOST && i + 1 == fre->nwords) {
+		row->flags |= DUNWIND_SFRAME_ROW_RBX_LOST;
+		return 0;
+	}
+	if (c != 2 || i + 2 != fre->nwords)
+		return E(EINVAL);
+	sf_rule(&row->rbx, DUNWIND_SFRAME_RULE_CFA, 0, 1, fre->words[i + 1]);
+	return 0;
+}
+
 /**
  * dunwind_sframe_fre_rules() - turn one FRE into CFA/RA/FP rules.
  * @t, @fde, @fre: the table, the FRE's FDE and the FRE.
- * @row:	receives flags, cfa, ra and fp; func_start/func_size from @fde;
- *		pc_lo/pc_hi are left to the caller.
+ * @row:	receives flags, cfa, ra, fp and rbx; func_start/func_size from
+ *		@fde; pc_lo/pc_hi are left to the caller.
  *
  * Context: any; reads nothing.
  * Return: 0; -EINVAL if the data word count or a flex control word does
- * not fit the FDE type.
+ * not fit the FDE type (a fourth, %rbx item only in an EXT_RBX table).
  */
 int dunwind_sframe_fre_rules(const struct dunwind_sframe_table *t,
 			     const struct dunwind_sframe_fde *fde,
@@ -397,6 +417,9 @@ int dunwind_sframe_fre_rules(const struct dunwind_sframe_table *t,
 	sf_rule(&row->cfa, DUNWIND_SFRAME_RULE_UNDEF, 0, 0, 0);
 	sf_rule(&row->ra, DUNWIND_SFRAME_RULE_CFA, 0, 1, t->fixed_ra);
 	sf_rule(&row->fp, DUNWIND_SFRAME_RULE_UNDEF, 0, 0, 0);
+	sf_rule(&row->rbx, DUNWIND_SFRAME_RULE_UNDEF, 0, 0, 0);
+	if (t->ext & DUNWIND_SFRAME_EXT_RBX)
+		row->flags |= DUNWIND_SFRAME_ROW_RBX;
 	if (t->fixed_fp)
 		sf_rule(&row->fp, DUNWIND_SFRAME_RULE_CFA, 0, 1, t->fixed_fp);
 	if (fde->fde_type == DUNWIND_SFRAME_FDE_FLEX)
@@ -454,6 +477,8 @@ int dunwind_sframe_fre_rules(const struct dunwind_sframe_table *t,
 			i += 2;
 		}
 	}
+	if (i < n && (t->ext & DUNWIND_SFRAME_EXT_RBX))
+		return sf_rbx_item(fre, i, row);
 	return i == n ? 0 : E(EINVAL);
 }
 

@@ -265,6 +265,7 @@ static int reg_stats(int fd, __u64 *tables, __u64 *bytes)
 enum badreg_kind {
 	BAD_NONE, BAD_MAGIC, BAD_UNSORTED, BAD_TRUNCATED, BAD_BUILD_ID, BAD_FD, BAD_NOT_ELF,
 	BAD_DIRECTORY,
+	BAD_RBX_V2,		/* DUNWIND_REG_RBX on a v2 table */
 };
 
 FIXTURE(badreg) {
@@ -287,6 +288,7 @@ FIXTURE_VARIANT_ADD(badreg, wrong_build_id) { .kind = BAD_BUILD_ID, .err = ESTAL
 FIXTURE_VARIANT_ADD(badreg, bad_fd) { .kind = BAD_FD, .err = EBADF };
 FIXTURE_VARIANT_ADD(badreg, not_elf) { .kind = BAD_NOT_ELF, .err = ENOEXEC };
 FIXTURE_VARIANT_ADD(badreg, directory) { .kind = BAD_DIRECTORY, .err = ENOEXEC };
+FIXTURE_VARIANT_ADD(badreg, rbx_on_v2) { .kind = BAD_RBX_V2, .err = EINVAL };
 
 FIXTURE_SETUP(badreg)
 {
@@ -392,6 +394,10 @@ TEST_F(badreg, register_errno)
 	case BAD_DIRECTORY:
 		fd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		ASSERT_LE(0, fd);
+		break;
+	case BAD_RBX_V2:
+		ASSERT_EQ(DUNWIND_SFRAME_V2, table[2]);
+		reg.flags = DUNWIND_REG_RBX;
 		break;
 	}
 	if (variant->kind != BAD_FD && variant->kind != BAD_NOT_ELF &&

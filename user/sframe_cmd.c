@@ -2,8 +2,8 @@
 /*
  * `dunwind sframe`: look at and write SFrame tables.
  *
- *   dunwind sframe dump   [--raw --vaddr ADDR] FILE
- *   dunwind sframe find   [--raw --vaddr ADDR] FILE PC...
+ *   dunwind sframe dump   [--raw --vaddr ADDR] [--rbx] FILE
+ *   dunwind sframe find   [--raw --vaddr ADDR] [--rbx] FILE PC...
  *   dunwind sframe encode [--raw --vaddr ADDR] --version 1|2|3 [--pcrel|--no-pcrel]
  *                         -o OUT FILE
  *
@@ -68,6 +68,8 @@ static int load(const struct sf_args *a, struct dw_sframe_file *f, struct dunwin
 		return err;
 	}
 	err = dw_sframe_file_open(f, t);
+	if (!err && (a->gen_flags & DW_SFRAME_GEN_RBX))
+		t->ext = DUNWIND_SFRAME_EXT_RBX;
 	if (err)
 		fprintf(stderr, "dunwind sframe: %s: cannot open the table: %s\n", a->file,
 			dw_sframe_strerror(err));
@@ -112,6 +114,9 @@ static const struct dw_option sframe_options[] = {
 		"gen: function starts relative to the section, not PC-relative"),
 	OPT_BIT(0, "no-debug-frame", struct sf_args, gen_flags, DW_SFRAME_GEN_NO_DEBUG_FRAME,
 		"gen: read .eh_frame only, not .debug_frame"),
+	OPT_BIT(0, "rbx", struct sf_args, gen_flags, DW_SFRAME_GEN_RBX,
+		"gen: write dunwind's %rbx extension (v3, what record registers); "
+		"dump, find: read it"),
 	OPT_STRING('o', "output", struct sf_args, out, "OUT", "encode, gen: the file to write"),
 	OPT_END(),
 };
@@ -123,7 +128,7 @@ const struct dw_cmd_help dw_sframe_help = {
 		"sframe dump   [--raw --vaddr ADDR] FILE",
 		"sframe find   [--raw --vaddr ADDR] FILE PC...",
 		"sframe encode [--raw --vaddr ADDR] --version 1|2|3 [--pcrel|--no-pcrel] -o OUT FILE",
-		"sframe gen    [--version 2|3] [--abs] [--no-debug-frame] -o OUT FILE",
+		"sframe gen    [--version 2|3] [--abs] [--no-debug-frame] [--rbx] -o OUT FILE",
 		NULL
 	},
 	.doc = "FILE is an ELF file with .sframe (or a PT_GNU_SFRAME segment), or with --raw a "
@@ -197,7 +202,7 @@ static int do_find(int argc, char **argv)
 	struct dunwind_sframe_row row;
 	struct sf_args a;
 	struct dw_sframe_file f;
-	char cfa[48], ra[48], fp[48];
+	char cfa[48], ra[48], fp[48], rbx[48] = " rbx=";
 	int err, i, bad = 0;
 
 	err = parse_args(argc, argv, &a, 1);
@@ -236,9 +241,12 @@ static int do_find(int argc, char **argv)
 			snprintf(fp, sizeof(fp), "u");
 		else
 			dw_sframe_fmt_rule(fp, sizeof(fp), &row.fp);
+		if (row.flags & DUNWIND_SFRAME_ROW_RBX)
+			dw_sframe_fmt_rbx(rbx + 5, sizeof(rbx) - 5, &row);
 		printf("0x%" PRIx64 ": func 0x%" PRIx64 "+%u row [0x%" PRIx64 ",0x%" PRIx64
-		       ") cfa=%s ra=%s fp=%s\n", (uint64_t)pc, (uint64_t)row.func_start,
-		       row.func_size, (uint64_t)row.pc_lo, (uint64_t)row.pc_hi, cfa, ra, fp);
+		       ") cfa=%s ra=%s fp=%s%s\n", (uint64_t)pc, (uint64_t)row.func_start,
+		       row.func_size, (uint64_t)row.pc_lo, (uint64_t)row.pc_hi, cfa, ra, fp,
+		       (row.flags & DUNWIND_SFRAME_ROW_RBX) ? rbx : "");
 	}
 	free(f.data);
 	return err ? 1 : bad;

@@ -309,6 +309,11 @@ struct dunwind_stats {
  * @size:		sizeof(struct dunwind_sframe_reg) as the caller knows it.
  * @flags:		DUNWIND_REG_PIN: keep the table after this session
  *			closes (until the module is unloaded).
+ *			DUNWIND_REG_RBX: a v3 table with dunwind's %rbx
+ *			extension (Documentation/sframe.rst): its flex FREs
+ *			may say where %rbx is saved, and an FRE that does
+ *			not means %rbx is unchanged; walks then follow %rbx
+ *			and CFA rules based on it.
  * @fd:			an open file descriptor of the ELF file; the table is
  *			keyed by its (device, inode).
  * @build_id_size:	1..20; @build_id must equal the file's GNU build-id.
@@ -318,8 +323,8 @@ struct dunwind_stats {
  *			relative to (as if the section were loaded there).
  * The module copies the table, validates every FDE and FRE, and shares one
  * copy among all sessions that register the same file (reference counted).
- * Errors: EPERM; EBADF; EINVAL (bad flags, reserved, sizes, or a malformed
- * table); E2BIG (larger struct with non-zero tail); ENOEXEC (not an
+ * Errors: EPERM; EBADF; EINVAL (bad flags, reserved, sizes, a malformed
+ * table, or DUNWIND_REG_RBX on a table that is not v3); E2BIG (larger struct with non-zero tail); ENOEXEC (not an
  * x86-64 ELF); ESTALE (build-id differs from the file's); ENOSPC (the
  * module's cap would be exceeded); EEXIST (this session already
  * registered that file); ENOMEM.
@@ -338,6 +343,7 @@ struct dunwind_sframe_reg {
 };
 #define DUNWIND_SFRAME_REG_SIZE_VER0	80
 #define DUNWIND_REG_PIN			(1U << 0)
+#define DUNWIND_REG_RBX			(1U << 1)
 
 /*
  * The recorder will register no table for a file, with

@@ -76,7 +76,33 @@ static int cfi_plt_cfa(const Dwarf_Op *ops, size_t nops, __s32 *k, __u32 *thr)
 	return 1;
 }
 
-/* Classify one CFI row. */
+/*
+ * Where the caller's %rbx is: unchanged, saved at CFA + N, or anything
+ * else (in another register, an expression): lost.  "Undefined" is what
+ * libdw says for a callee-saved register the CFI never names (it applies
+ * no ABI default), so it means unchanged, as for FP, and as libgcc's
+ * unwinder keeps such a register's value.
+ */
+static void cfi_rbx(Dwarf_Frame *f, struct dw_cfi_rule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	__s64 off;
+
+	if (dwarf_frame_register(f, CFI_REG_BX, mem, &ops, &nops)) {
+		r->rbx_lost = 1;
+		return;
+	}
+	if (nops == 0)
+		return;
+	if (!cfi_offset_rule(ops, nops, &off) || !cfi_fits32(off)) {
+		r->rbx_lost = 1;
+		return;
+	}
+	r->rbx_saved = 1;
+	r->rbx_off = (__s32)off;
+}
+
 /**
  * dw_cfi_classify() - what one PC's CFI means for an SFrame row
  * @f:		libdw's frame for the PC
@@ -125,7 +151,8 @@ void dw_cfi_classify(Dwarf_Frame *f, int ra_reg, bool signal, struct dw_cfi_rule
 	} else if (nops != 1 || ops[0].atom != CFI_OP_BREGX) {
 		r->why = DW_SFRAME_GEN_CFA_EXPR;
 		return;
-	} else if (ops[0].number != CFI_REG_SP && ops[0].number != CFI_REG_FP) {
+	} else if (ops[0].number != CFI_REG_SP && ops[0].number != CFI_REG_FP &&
+		   ops[0].number != CFI_REG_BX) {
 		r->why = DW_SFRAME_GEN_CFA_REG;
 		return;
 	} else if (!cfi_fits32(cfi_s64(ops[0].number2))) {
@@ -143,6 +170,7 @@ void dw_cfi_classify(Dwarf_Frame *f, int ra_reg, bool signal, struct dw_cfi_rule
 		r->why = DW_SFRAME_GEN_SP;
 		return;
 	}
+	cfi_rbx(f, r);
 	if (dwarf_frame_register(f, CFI_REG_FP, mem, &ops, &nops)) {
 		r->why = DW_SFRAME_GEN_BAD_CFI;
 		return;
@@ -162,6 +190,22 @@ void dw_cfi_classify(Dwarf_Frame *f, int ra_reg, bool signal, struct dw_cfi_rule
 	}
 	r->fp_saved = 1;
 	r->fp_off = (__s32)off;
+}
+
+/**
+ * dw_cfi_no_rbx() - @r for a table without the %rbx extension: nothing
+ * said about %rbx, and a CFA based on it is not expressible
+ * @r:		a classified rule
+ *
+ * Context: any.
+ */
+void dw_cfi_no_rbx(struct dw_cfi_rule *r)
+{
+	if (r->why < 0 && !r->outermost && r->cfa_reg == CFI_REG_BX)
+		r->why = DW_SFRAME_GEN_CFA_REG;
+	r->rbx_saved = 0;
+	r->rbx_off = 0;
+	r->rbx_lost = 0;
 }
 
 /**
@@ -190,5 +234,11 @@ void dw_cfi_enc_row(const struct dw_cfi_rule *g, __u32 pc_off, struct dw_sframe_
 		e->fp.kind = DUNWIND_SFRAME_RULE_CFA;
 		e->fp.deref = 1;
 		e->fp.off = g->fp_off;
+	}
+	e->rbx_lost = g->rbx_lost;
+	if (g->rbx_saved) {
+		e->rbx.kind = DUNWIND_SFRAME_RULE_CFA;
+		e->rbx.deref = 1;
+		e->rbx.off = g->rbx_off;
 	}
 }

@@ -23,7 +23,8 @@
 #include "sframe/sframe_file.h"
 
 #define CACHE_MAGIC		"DWSFRGEN"
-#define CACHE_REV		1		/* bump when the generator's output changes */
+/* Bump when the generator's output changes (2: v3 tables carry %rbx, EXT_RBX). */
+#define CACHE_REV		2
 #define CACHE_MAX_TABLE		(256ull << 20)	/* the module's limit */
 
 struct cache_hdr {
@@ -106,13 +107,14 @@ int dw_sframe_cache_path(const struct dw_sframe_reg_opts *o, const struct dw_sfr
 }
 
 /* Does the decoder accept @t as a whole (what the module will check)? */
-static int cache_table_valid(struct dw_sframe_tab *t)
+static int cache_table_valid(struct dw_sframe_tab *t, unsigned int version)
 {
 	struct dw_sframe_file f = { .data = t->data, .len = t->size, .vaddr = t->sec_vaddr };
 	struct dunwind_sframe_table tab;
 	int err;
 
 	err = dw_sframe_file_open(&f, &tab);
+	tab.ext = dw_sframe_reg_ext(version);
 	if (!err)
 		err = dunwind_sframe_validate(&tab);
 	return err ? -EINVAL : 0;
@@ -196,7 +198,7 @@ int dw_sframe_cache_load(const char *path, const struct dw_sframe_elf_id *re,
 	t->covered_bytes = h.covered_bytes;
 	t->exec_bytes = h.exec_bytes;
 	if (cache_read_all(fd, t->data, t->size) || cache_fnv1a(t->data, t->size) != h.checksum ||
-	    cache_table_valid(t)) {
+	    cache_table_valid(t, version)) {
 		free(t->data);
 		t->data = NULL;
 		goto out;

@@ -56,6 +56,8 @@ static int row_is_default(const struct dw_sframe_enc_opts *o, const struct dw_sf
 		return 0;
 	if (r->ra.kind != DUNWIND_SFRAME_RULE_CFA || !r->ra.deref || r->ra.off != fixed_ra)
 		return 0;
+	if (r->rbx.kind != DUNWIND_SFRAME_RULE_UNDEF || r->rbx_lost)
+		return 0;
 	return r->fp.kind == DUNWIND_SFRAME_RULE_UNDEF ||
 	       (r->fp.kind == DUNWIND_SFRAME_RULE_CFA && r->fp.deref);
 }
@@ -76,10 +78,29 @@ static int rule_ctrl(const struct dunwind_sframe_rule *r, __u32 *ctrl)
 	return -EINVAL;
 }
 
+/* The %rbx item (EXT_RBX), if the row has one: last in a flex FRE. */
+static int row_rbx_words(const struct dw_sframe_enc_row *r, __s64 *w, int *ctl, unsigned int *n)
+{
+	if (r->rbx_lost) {
+		ctl[*n] = 1;
+		w[(*n)++] = DUNWIND_SFRAME_RBX_LOST;
+		return 0;
+	}
+	if (r->rbx.kind == DUNWIND_SFRAME_RULE_UNDEF)
+		return 0;
+	if (r->rbx.kind != DUNWIND_SFRAME_RULE_CFA || !r->rbx.deref)
+		return -EINVAL;
+	ctl[*n] = 1;
+	w[(*n)++] = 2;			/* CFA-relative, deref */
+	w[(*n)++] = r->rbx.off;
+	return 0;
+}
+
 /* Data words for one row; ctl[i] set for unsigned control words. */
 static int row_words(const struct dw_sframe_enc_row *r, int flex, __s8 fixed_ra,
 		     __s64 *w, int *ctl, unsigned int *n)
 {
+	int rbx = r->rbx.kind != DUNWIND_SFRAME_RULE_UNDEF || r->rbx_lost;
 	__u32 c;
 	int err, ra_fixed;
 
@@ -108,7 +129,7 @@ static int row_words(const struct dw_sframe_enc_row *r, int flex, __s8 fixed_ra,
 		ctl[*n] = 1;
 		w[(*n)++] = c;
 		w[(*n)++] = r->ra.off;
-	} else if (r->fp.kind != DUNWIND_SFRAME_RULE_UNDEF) {
+	} else if (r->fp.kind != DUNWIND_SFRAME_RULE_UNDEF || rbx) {
 		ctl[*n] = 1;
 		w[(*n)++] = 0;		/* RA padding */
 	}
@@ -119,8 +140,11 @@ static int row_words(const struct dw_sframe_enc_row *r, int flex, __s8 fixed_ra,
 		ctl[*n] = 1;
 		w[(*n)++] = c;
 		w[(*n)++] = r->fp.off;
+	} else if (rbx) {
+		ctl[*n] = 1;
+		w[(*n)++] = 0;		/* FP padding: not saved */
 	}
-	return 0;
+	return row_rbx_words(r, w, ctl, n);
 }
 
 static unsigned int word_bytes(__s64 v, int ctl)

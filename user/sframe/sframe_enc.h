@@ -22,6 +22,13 @@ struct dw_sframe_enc_row {
 	struct dunwind_sframe_rule cfa;
 	struct dunwind_sframe_rule ra;
 	struct dunwind_sframe_rule fp;
+	/*
+	 * dunwind's %rbx extension (DUNWIND_SFRAME_EXT_RBX, v3 flex only):
+	 * @rbx RULE_CFA deref (saved at CFA + off), or @rbx_lost; neither
+	 * writes no item (for an EXT_RBX reader: %rbx unchanged).
+	 */
+	struct dunwind_sframe_rule rbx;
+	int rbx_lost;
 };
 
 struct dw_sframe_enc_func {

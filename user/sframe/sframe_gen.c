@@ -62,6 +62,7 @@ struct gen_ctx {
 	/* The last CFI row seen ends at @prev_hi; it is a function's entry state. */
 	__u64 prev_hi;
 	int prev_entry;
+	int rbx;			/* DW_SFRAME_GEN_RBX: say where %rbx is */
 };
 
 static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sframe_enc_row *b)
@@ -69,7 +70,9 @@ static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sfram
 	if (a->ra_undef || b->ra_undef)
 		return a->ra_undef == b->ra_undef;
 	return a->cfa.reg == b->cfa.reg && a->cfa.off == b->cfa.off &&
-	       a->fp.kind == b->fp.kind && a->fp.off == b->fp.off;
+	       a->fp.kind == b->fp.kind && a->fp.off == b->fp.off &&
+	       a->rbx.kind == b->rbx.kind && a->rbx.off == b->rbx.off &&
+	       a->rbx_lost == b->rbx_lost;
 }
 
 static int gen_push_row(struct gen_ctx *c, const struct dw_sframe_enc_row *e)
@@ -222,12 +225,15 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 		return err == -ENOMEM ? err : 0;
 	for (i = 0; i < gs.nrows && !err; i++) {
 		const struct dw_gap_row *r = &gs.rows[i];
+		struct dw_cfi_rule g = r->rule;
 
+		/* Instructions say nothing sure about %rbx. */
+		g.rbx_lost = c->rbx;
 		/* Padding between two functions: one SFrame FDE each. */
 		if (c->in_run && c->run_end != r->lo)
 			err = gen_end_run(c);
 		if (!err)
-			err = gen_add_row(c, &r->rule, r->lo, r->hi);
+			err = gen_add_row(c, &g, r->lo, r->hi);
 		*n += r->hi - r->lo;
 		c->st->text_covered_bytes += gen_in_text(c, r->lo, r->hi);
 	}
@@ -282,6 +288,8 @@ static int gen_range(struct gen_ctx *c, const struct dw_elf_range *rg)
 			g.why = DW_SFRAME_GEN_BAD_CFI;
 		else
 			dw_cfi_classify(f, ra, signal, &g);
+		if (!c->rbx)
+			dw_cfi_no_rbx(&g);
 		free(f);
 		c->st->dwarf_rows++;
 		c->st->cfi_bytes += hi - lo;
@@ -322,7 +330,7 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 {
 	struct dw_sframe_enc_opts eo = { 0 };
 	struct dw_elf_range rg[GEN_MAX_RANGES];
-	struct gen_ctx c = { .st = &r->stats, .elf = elf };
+	struct gen_ctx c = { .st = &r->stats, .elf = elf, .rbx = !!(o->flags & DW_SFRAME_GEN_RBX) };
 	Dwarf *dw = NULL;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
@@ -385,6 +393,7 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	if (err)
 		goto out;
 	r->sec_vaddr = base;
+	r->ext = c.rbx ? DUNWIND_SFRAME_EXT_RBX : 0;
 	r->stats.sframe_fdes = c.nfuncs;
 	r->stats.sframe_fres = c.nrows;
 	r->stats.table_size = r->table_size;
@@ -407,7 +416,7 @@ out:
  * @r:	result; zeroed first.  On success free with dw_sframe_gen_free().
  *
  * Context: user space; reads the file with libelf/libdw, allocates.
- * Return: 0; -EINVAL for bad options; -ENOEXEC if not an x86-64 ET_EXEC or
+ * Return: 0; -EINVAL for bad options (DW_SFRAME_GEN_RBX needs v3); -ENOEXEC if not an x86-64 ET_EXEC or
  * ET_DYN ELF file with an executable PT_LOAD; -ENODATA without any CFI;
  * -ERANGE if a v2 function start is beyond 2 GiB of the lowest executable
  * address; -ENOSYS if libelf is unusable; -ENOMEM.
@@ -426,6 +435,8 @@ int dw_sframe_gen_fd(int fd, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	    (o->flags & ~DW_SFRAME_GEN_ALL))
 		return -EINVAL;
 	r->version = o->version ? o->version : DUNWIND_SFRAME_V2;
+	if ((o->flags & DW_SFRAME_GEN_RBX) && r->version != DUNWIND_SFRAME_V3)
+		return -EINVAL;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -ENOSYS;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

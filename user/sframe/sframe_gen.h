@@ -15,7 +15,10 @@
 /* dw_sframe_gen_opts.flags */
 #define DW_SFRAME_GEN_NO_DEBUG_FRAME	(1U << 0)	/* ignore .debug_frame */
 #define DW_SFRAME_GEN_ABS		(1U << 1)	/* no FDE_FUNC_START_PCREL */
-#define DW_SFRAME_GEN_ALL		(DW_SFRAME_GEN_NO_DEBUG_FRAME | DW_SFRAME_GEN_ABS)
+/* v3 only: dunwind's %rbx extension (DUNWIND_SFRAME_EXT_RBX, sframe.rst) */
+#define DW_SFRAME_GEN_RBX		(1U << 2)
+#define DW_SFRAME_GEN_ALL		(DW_SFRAME_GEN_NO_DEBUG_FRAME | DW_SFRAME_GEN_ABS | \
+					 DW_SFRAME_GEN_RBX)
 
 /*
  * struct dw_sframe_gen_opts - what to generate.
@@ -90,6 +93,8 @@ struct dw_sframe_gen_stats {
  *		dunwind_sframe_reg.sec_vaddr): the lowest address of an
  *		executable PT_LOAD, so every function is close to it.
  * @version:	SFrame version written.
+ * @ext:	DUNWIND_SFRAME_EXT_* the table carries (set the same in the
+ *		decoder's table, and DUNWIND_REG_RBX when registering).
  * @stats:	statistics.
  */
 struct dw_sframe_gen_result {
@@ -97,6 +102,7 @@ struct dw_sframe_gen_result {
 	size_t table_size;
 	__u64 sec_vaddr;
 	unsigned int version;
+	unsigned int ext;
 	struct dw_sframe_gen_stats stats;
 };
 

@@ -74,6 +74,61 @@ static void print_header(FILE *f, const struct dunwind_sframe_table *t, const ch
 }
 
 /**
+ * dw_sframe_fmt_rbx() - where %rbx is by an EXT_RBX table's row: "u"
+ * unchanged, "x" not recoverable, "c+N" saved at CFA + N
+ * @buf, @n:	where
+ * @row:	the row (with DUNWIND_SFRAME_ROW_RBX)
+ *
+ * Context: any.
+ */
+void dw_sframe_fmt_rbx(char *buf, size_t n, const struct dunwind_sframe_row *row)
+{
+	if (row->flags & DUNWIND_SFRAME_ROW_RBX_LOST)
+		snprintf(buf, n, "x");
+	else if (row->rbx.kind == DUNWIND_SFRAME_RULE_UNDEF)
+		snprintf(buf, n, "u");
+	else
+		snprintf(buf, n, "c%+d", row->rbx.off);
+}
+
+/* One row's rules, after its address: CFA, FP, RA (and RBX) columns. */
+static void print_row(FILE *f, const struct dunwind_sframe_table *t,
+		      const struct dunwind_sframe_row *row)
+{
+	char cfa[48], fp[48], ra[48], rbx[48] = "";
+
+	if (row->flags & DUNWIND_SFRAME_ROW_RA_UNDEF) {
+		fprintf(f, "  RA undefined");
+		return;
+	}
+	if (!(row->flags & DUNWIND_SFRAME_ROW_FLEX)) {
+		snprintf(cfa, sizeof(cfa), "%s+%d",
+			 row->cfa.reg == DUNWIND_SFRAME_REG_SP ? "sp" : "fp", row->cfa.off);
+		if (row->fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
+			snprintf(fp, sizeof(fp), "u");
+		else
+			snprintf(fp, sizeof(fp), "c%+d", row->fp.off);
+		/* binutils 2.40 printed 'u' for AMD64's untracked RA, later 'f'. */
+		snprintf(ra, sizeof(ra), "%s", t->version == DUNWIND_SFRAME_V1 ? "u" : "f");
+	} else {
+		dw_sframe_fmt_rule(cfa, sizeof(cfa), &row->cfa);
+		if (row->fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
+			snprintf(fp, sizeof(fp), "u");
+		else
+			dw_sframe_fmt_rule(fp, sizeof(fp), &row->fp);
+		if (row->ra.kind == DUNWIND_SFRAME_RULE_CFA && row->ra.deref &&
+		    row->ra.off == t->fixed_ra)
+			snprintf(ra, sizeof(ra), "f");
+		else
+			dw_sframe_fmt_rule(ra, sizeof(ra), &row->ra);
+	}
+	strcat(ra, (row->flags & DUNWIND_SFRAME_ROW_MANGLED_RA) ? "[s]" : "   ");
+	if (row->flags & DUNWIND_SFRAME_ROW_RBX)
+		dw_sframe_fmt_rbx(rbx, sizeof(rbx), row);
+	fprintf(f, "  %-10s%-10s%-13s%s", cfa, fp, ra, rbx);
+}
+
+/**
  * dw_sframe_print() - a table as objdump --sframe prints it
  * @f:		where
  * @t:		the open table
@@ -90,7 +145,6 @@ int dw_sframe_print(FILE *f, const struct dunwind_sframe_table *t, const char *s
 	struct dunwind_sframe_fde fde;
 	struct dunwind_sframe_fre fre;
 	struct dunwind_sframe_row row;
-	char cfa[48], fp[48], ra[48];
 	__u32 i, j;
 	__u64 off;
 	int err;
@@ -108,8 +162,9 @@ int dw_sframe_print(FILE *f, const struct dunwind_sframe_table *t, const char *s
 		if (fde.signal || fde.fde_type == DUNWIND_SFRAME_FDE_FLEX)
 			fprintf(f, ", attr = \"%s%s\"", fde.signal ? "S" : "",
 			       fde.fde_type == DUNWIND_SFRAME_FDE_FLEX ? "F" : "");
-		fprintf(f, "\n    %-7s%-8s %-10s%-10s%-13s", "STARTPC",
-		       fde.pc_type == DUNWIND_SFRAME_PC_MASK ? "[m]" : "   ", "CFA", "FP", "RA");
+		fprintf(f, "\n    %-7s%-8s %-10s%-10s%-13s%s", "STARTPC",
+		       fde.pc_type == DUNWIND_SFRAME_PC_MASK ? "[m]" : "   ", "CFA", "FP", "RA",
+		       (t->ext & DUNWIND_SFRAME_EXT_RBX) ? "RBX" : "");
 		off = fde.fres_off;
 		for (j = 0; j < fde.num_fres; j++) {
 			__u64 pc;
@@ -125,35 +180,7 @@ int dw_sframe_print(FILE *f, const struct dunwind_sframe_table *t, const char *s
 			pc = fde.pc_type == DUNWIND_SFRAME_PC_MASK ? fre.start
 								   : fde.start + fre.start;
 			fprintf(f, "\n    %016" PRIx64, (uint64_t)pc);
-			if (row.flags & DUNWIND_SFRAME_ROW_RA_UNDEF) {
-				fprintf(f, "  RA undefined");
-				continue;
-			}
-			if (!(row.flags & DUNWIND_SFRAME_ROW_FLEX)) {
-				snprintf(cfa, sizeof(cfa), "%s+%d",
-					 row.cfa.reg == DUNWIND_SFRAME_REG_SP ? "sp" : "fp",
-					 row.cfa.off);
-				if (row.fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
-					snprintf(fp, sizeof(fp), "u");
-				else
-					snprintf(fp, sizeof(fp), "c%+d", row.fp.off);
-				/* binutils 2.40 printed 'u' for AMD64's untracked RA, later 'f'. */
-				snprintf(ra, sizeof(ra), "%s",
-					 t->version == DUNWIND_SFRAME_V1 ? "u" : "f");
-			} else {
-				dw_sframe_fmt_rule(cfa, sizeof(cfa), &row.cfa);
-				if (row.fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
-					snprintf(fp, sizeof(fp), "u");
-				else
-					dw_sframe_fmt_rule(fp, sizeof(fp), &row.fp);
-				if (row.ra.kind == DUNWIND_SFRAME_RULE_CFA && row.ra.deref &&
-				    row.ra.off == t->fixed_ra)
-					snprintf(ra, sizeof(ra), "f");
-				else
-					dw_sframe_fmt_rule(ra, sizeof(ra), &row.ra);
-			}
-			strcat(ra, (row.flags & DUNWIND_SFRAME_ROW_MANGLED_RA) ? "[s]" : "   ");
-			fprintf(f, "  %-10s%-10s%-13s", cfa, fp, ra);
+			print_row(f, t, &row);
 		}
 		fprintf(f, "\n");
 	}

@@ -58,9 +58,9 @@ static int reg_read_elf(int fd, struct dw_sframe_elf_id *re)
 static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struct dw_sframe_elf_id *re,
 			 struct dw_sframe_tab *t, struct dw_sframe_reg_file *res)
 {
-	struct dw_sframe_gen_opts go = { .version = o->version };
+	unsigned int version = o->version ? o->version : DUNWIND_SFRAME_V3;
+	struct dw_sframe_gen_opts go = { .version = version };
 	struct dw_sframe_gen_result gr;
-	unsigned int version = o->version ? o->version : DUNWIND_SFRAME_V2;
 	char path[4200];
 	int cache = !(o->flags & DW_SFRAME_REG_NO_CACHE), err;
 	__u64 t0;
@@ -84,6 +84,8 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 		if (err != -ENOENT)
 			res->cache_err = err;
 	}
+	if (dw_sframe_reg_ext(version) & DUNWIND_SFRAME_EXT_RBX)
+		go.flags |= DW_SFRAME_GEN_RBX;
 	err = dw_sframe_gen_fd(fd, &go, &gr);
 	res->gen_ns = gr.stats.gen_ns;
 	if (err)
@@ -134,6 +136,9 @@ static int reg_fd(int dev_fd, int fd, const struct dw_sframe_reg_opts *o, int sk
 		memset(&reg, 0, sizeof(reg));
 		reg.size = sizeof(reg);
 		reg.flags = (o->flags & DW_SFRAME_REG_PIN) ? DUNWIND_REG_PIN : 0;
+		if (dw_sframe_reg_ext(o->version ? o->version : DUNWIND_SFRAME_V3) &
+		    DUNWIND_SFRAME_EXT_RBX)
+			reg.flags |= DUNWIND_REG_RBX;
 		reg.fd = fd;
 		reg.build_id_size = re.build_id_size;
 		memcpy(reg.build_id, re.build_id, re.build_id_size);

@@ -9,6 +9,7 @@
 #define DW_SFRAME_REG_H
 
 #include <linux/types.h>
+#include "sframe.h"
 
 /* dw_sframe_reg_opts.flags */
 #define DW_SFRAME_REG_PIN	(1U << 0)	/* DUNWIND_REG_PIN: outlive the session */
@@ -20,7 +21,8 @@
 /*
  * struct dw_sframe_reg_opts - how to register.
  * @flags:	DW_SFRAME_REG_*.
- * @version:	SFrame version to generate (2 or 3; 0 means 2).
+ * @version:	SFrame version to generate (2 or 3; 0 means 3).  v3 tables
+ *		carry dunwind's %rbx extension (dw_sframe_reg_ext()).
  * @cache_dir:	NULL: ${XDG_CACHE_HOME:-$HOME/.cache}/dunwind/sframe.
  */
 struct dw_sframe_reg_opts {
@@ -28,6 +30,15 @@ struct dw_sframe_reg_opts {
 	unsigned int version;
 	const char *cache_dir;
 };
+
+/*
+ * dw_sframe_reg_ext() - DUNWIND_SFRAME_EXT_* of the tables generated and
+ * registered as SFrame @version: v3 ones say where %rbx is at every PC.
+ */
+static inline unsigned int dw_sframe_reg_ext(unsigned int version)
+{
+	return version == DUNWIND_SFRAME_V3 ? DUNWIND_SFRAME_EXT_RBX : 0;
+}
 
 /* Where a file's table came from. */
 enum dw_sframe_reg_source {
