@@ -23,8 +23,11 @@
 #include "sframe/sframe_file.h"
 
 #define CACHE_MAGIC		"DWSFRGEN"
-/* Bump when the generator's output changes (2: v3 tables carry %rbx, EXT_RBX). */
-#define CACHE_REV		2
+/*
+ * Bump when the generator's output changes (2: v3 tables carry %rbx,
+ * EXT_RBX; 3: gaps scanned section by section).
+ */
+#define CACHE_REV		3
 #define CACHE_MAX_TABLE		(256ull << 20)	/* the module's limit */
 
 struct cache_hdr {

@@ -244,18 +244,37 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 	return err;
 }
 
-/* No CFI at @pc: to the next FDE, covered from the instructions if they allow. */
+/* The first start of an executable section in (@lo, @hi), or @hi. */
+static __u64 gen_next_section(const struct gen_ctx *c, __u64 lo, __u64 hi)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(c->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size && sh.sh_addr > lo &&
+		    sh.sh_addr < hi)
+			hi = sh.sh_addr;
+	return hi;
+}
+
+/*
+ * No CFI at @pc: to the next FDE, covered from the instructions if they
+ * allow, section by section (zero fill before .fini must not hide it).
+ */
 static int gen_no_cfi(struct gen_ctx *c, const struct dw_elf_range *rg, __u64 pc, __u64 *hi)
 {
-	__u64 n = 0;
+	__u64 n = 0, m, a, b;
 	int err = gen_end_run(c);
 
 	if (err)
 		return err;
 	/* With only .eh_frame (indexed), jump to the next FDE. */
 	*hi = c->starts && !c->dbg ? gen_next_start(c, pc, rg->hi) : pc + 1;
-	if (c->starts && !c->dbg)
-		err = gen_gap(c, pc, *hi, &n);
+	for (a = pc; c->starts && !c->dbg && !err && a < *hi; a = b, n += m) {
+		b = gen_next_section(c, a, *hi);
+		err = gen_gap(c, a, b, &m);
+	}
 	c->st->why[DW_SFRAME_GEN_NO_CFI] += *hi - pc - n;
 	c->prev_entry = 0;
 	return err;

@@ -368,6 +368,28 @@ TEST(register_refuses_a_file_without_build_id)
 	EXPECT_EQ(DW_SFRAME_SRC_NONE, rf.source);
 }
 
+/*
+ * .init and .fini have no CFI: covered from their instructions, entered at
+ * their first byte (CFA = SP + 8), also where zero fill precedes them (as
+ * before bash's .fini).  The file is $DW_TEST_BASH, default /bin/bash.
+ */
+TEST(init_and_fini_covered_at_their_start)
+{
+	const char *bin = getenv("DW_TEST_BASH") ? getenv("DW_TEST_BASH") : "/bin/bash";
+	struct dw_sframe_gen_result r;
+	__u64 init, fini;
+
+	if (access(bin, R_OK))
+		SKIP(return, "%s not readable: set DW_TEST_BASH", bin);
+	init = t_section(bin, ".init");
+	fini = t_section(bin, ".fini");
+	ASSERT_TRUE(init && fini) TH_LOG("%s has no .init or .fini", bin);
+	ASSERT_EQ(0, dw_sframe_gen(bin, NULL, &r));
+	EXPECT_TRUE(t_rule(&r, init, DUNWIND_SFRAME_REG_SP, 8, 0));
+	EXPECT_TRUE(t_rule(&r, fini, DUNWIND_SFRAME_REG_SP, 8, 0));
+	dw_sframe_gen_free(&r);
+}
+
 /* ---------- hostile inputs ---------- */
 
 TEST(hostile_empty_file_is_not_elf)
