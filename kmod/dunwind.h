@@ -204,6 +204,7 @@ static inline bool dunwind_vma_key_eq(const struct dunwind_vma_key *a,
 /* kmod/elf.c: ELF files read from user memory or a file (lib/elfread.h). */
 int dunwind_uread(void *ctx, u64 off, void *dst, u32 len);
 int dunwind_elf_parse_user(unsigned long ehdr, struct dunwind_elf_info *info);
+unsigned long dunwind_elf_vdso(struct mm_struct *mm);
 unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_struct *vma);
 int dunwind_elf_parse_file(struct file *file, struct dunwind_elf_info *info);
 

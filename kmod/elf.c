@@ -13,13 +13,28 @@
 #include "dunwind.h"
 
 /**
+ * dunwind_elf_vdso() - where @mm has the kernel's vDSO image mapped
+ * @mm:		the address space
+ *
+ * The image (ELF header first) lies whole in the one mapping that starts
+ * there; the kernel keeps the address across mremap().  What is mapped
+ * there is still the process's to change: it is read as hostile as any.
+ * Context: any.
+ * Return: the user address of the vDSO's ELF header, or 0 (none).
+ */
+unsigned long dunwind_elf_vdso(struct mm_struct *mm)
+{
+	return (unsigned long)READ_ONCE(mm->context.vdso);
+}
+
+/**
  * dunwind_elf_mapped_header() - where @vma's file has its offset 0 mapped
  * @mm:		the address space, mmap lock held
- * @vma:	a file mapping in @mm
+ * @vma:	a file mapping in @mm, or the vDSO's
  *
  * The usual layout maps a file's segments at one bias, so offset 0 sits
  * at vm_start - pgoff; it counts only if a mapping of the same file with
- * offset 0 really starts there.
+ * offset 0 really starts there.  The vDSO's image starts its mapping.
  * Context: mmap lock held (read).
  * Return: the user address of the ELF header, or 0.
  */
@@ -29,7 +44,9 @@ unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_str
 	unsigned long base;
 
 	mmap_assert_locked(mm);
-	if (!vma->vm_file || (vma->vm_pgoff << PAGE_SHIFT) > vma->vm_start)
+	if (!vma->vm_file)
+		return vma->vm_start == dunwind_elf_vdso(mm) ? vma->vm_start : 0;
+	if ((vma->vm_pgoff << PAGE_SHIFT) > vma->vm_start)
 		return 0;
 	base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
 	hvma = find_vma(mm, base);

@@ -170,7 +170,7 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **
 		rec.dev_major = MAJOR(inode->i_sb->s_dev);
 		rec.dev_minor = MINOR(inode->i_sb->s_dev);
 		ehdr = dunwind_elf_mapped_header(mm, vma);
-	} else if ((unsigned long)mm->context.vdso == vma->vm_start) {
+	} else if (dunwind_elf_vdso(mm) == vma->vm_start) {
 		name = "[vdso]";
 		ehdr = vma->vm_start;
 	} else {

@@ -5,8 +5,9 @@
  * shared by every process that maps the file.
  *
  * One entry per (device, inode), holding a validated kernel copy of the
- * table.  Each registering session owns a reference; DUNWIND_REG_PIN adds
- * one that lasts until module unload.  Memory is counted against
+ * table; the vDSO's (DUNWIND_REG_VDSO), which has no file, under (0, 0).
+ * Each registering session owns a reference; DUNWIND_REG_PIN adds one
+ * that lasts until module unload.  Memory is counted against
  * sframe_cap_mb.  Walks find entries under RCU and never sleep while
  * using them: the table is kernel memory.
  */
@@ -261,7 +262,8 @@ static int dunwind_reg_copy_arg(struct dunwind_sframe_reg *r, const void __user 
 	ret = dunwind_copy_arg(r, sizeof(*r), DUNWIND_SFRAME_REG_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if ((r->flags & ~(DUNWIND_REG_PIN | DUNWIND_REG_RBX)) || r->__reserved0 ||
+	if ((r->flags & ~(DUNWIND_REG_PIN | DUNWIND_REG_RBX | DUNWIND_REG_VDSO)) || r->__reserved0 ||
+	    ((r->flags & DUNWIND_REG_VDSO) && r->fd != -1) ||
 	    memchr_inv(r->__reserved, 0, sizeof(r->__reserved)) ||
 	    !r->build_id_size || r->build_id_size > DUNWIND_BUILD_ID_MAX ||
 	    !r->table_size || r->table_size > DUNWIND_ELF_MAX_SFRAME)
@@ -286,6 +288,28 @@ static int dunwind_reg_check_file(struct file *file, const struct inode *inode,
 	ret = dunwind_elf_parse_file(file, &info);
 	if (ret)
 		return ret;
+	if (info.build_id_size != r->build_id_size ||
+	    memcmp(info.build_id, r->build_id, r->build_id_size))
+		return -ESTALE;
+	return 0;
+}
+
+/*
+ * Is @r's build-id that of the vDSO current maps, the image every process
+ * of this kernel maps?  Context: ioctl (may fault: reads current's image).
+ * Return: 0, -ENOEXEC (no vDSO, or not ELF), -ESTALE (another build-id).
+ */
+static int dunwind_reg_check_vdso(const struct dunwind_sframe_reg *r)
+{
+	unsigned long ehdr = dunwind_elf_vdso(current->mm);
+	struct dunwind_elf_info info;
+	int ret;
+
+	if (!ehdr)
+		return -ENOEXEC;
+	ret = dunwind_elf_parse_user(ehdr, &info);
+	if (ret)
+		return ret == -EINTR ? ret : -ENOEXEC;
 	if (info.build_id_size != r->build_id_size ||
 	    memcmp(info.build_id, r->build_id, r->build_id_size))
 		return -ESTALE;
@@ -346,19 +370,17 @@ out_unlock_free:
 }
 
 /*
- * The body of dunwind_registry_register() once @file is known: check it,
- * copy and validate the table within the cap, hash it.
+ * The body of dunwind_registry_register() once the table's file (or the
+ * vDSO) was checked: copy and validate the table within the cap, hash it
+ * under (@dev, @ino).
  * Context: ioctl (may sleep, may fault).  Return: as the ioctl's.
  */
-static int dunwind_reg_register_file(struct dunwind_session *s, struct file *file,
-				     const struct inode *inode, const struct dunwind_sframe_reg *r)
+static int dunwind_reg_register_table(struct dunwind_session *s, dev_t dev, unsigned long ino,
+				      const struct dunwind_sframe_reg *r)
 {
 	struct dunwind_reg *e;
 	int ret;
 
-	ret = dunwind_reg_check_file(file, inode, r);
-	if (ret)
-		return ret;
 	/* The cap is checked before anything is allocated or copied. */
 	ret = dunwind_reg_reserve(r->table_size);
 	if (ret)
@@ -373,8 +395,8 @@ static int dunwind_reg_register_file(struct dunwind_session *s, struct file *fil
 		ret = PTR_ERR(e);
 		goto out_unreserve;
 	}
-	e->dev = inode->i_sb->s_dev;
-	e->ino = inode->i_ino;
+	e->dev = dev;
+	e->ino = ino;
 	return dunwind_reg_insert(s, e, r->flags & DUNWIND_REG_PIN);
 
 out_unreserve:
@@ -403,12 +425,19 @@ int dunwind_registry_register(struct dunwind_session *s, const void __user *arg)
 	ret = dunwind_reg_copy_arg(&r, arg);
 	if (ret)
 		return ret;
+	/* No file: keyed as the vDSO's mappings are (dunwind_vma_key()), (0, 0). */
+	if (r.flags & DUNWIND_REG_VDSO) {
+		ret = dunwind_reg_check_vdso(&r);
+		return ret ? ret : dunwind_reg_register_table(s, 0, 0, &r);
+	}
 	file = fget(r.fd);
 	if (!file)
 		return -EBADF;
 	/* Keyed as mappings are (dunwind_vma_key()): by the inode user space sees. */
 	inode = dunwind_reg_file_inode(file);
-	ret = dunwind_reg_register_file(s, file, inode, &r);
+	ret = dunwind_reg_check_file(file, inode, &r);
+	if (!ret)
+		ret = dunwind_reg_register_table(s, inode->i_sb->s_dev, inode->i_ino, &r);
 	/* Whatever came of it, walks waiting for this file may go on. */
 	dunwind_barrier_answer(&s->barrier, inode->i_sb->s_dev, inode->i_ino);
 	fput(file);

@@ -314,6 +314,11 @@ struct dunwind_stats {
  *			may say where %rbx is saved, and an FRE that does
  *			not means %rbx is unchanged; walks then follow %rbx
  *			and CFA rules based on it.
+ *			DUNWIND_REG_VDSO: the table is for the kernel's vDSO,
+ *			which has no file: @fd must be -1, and @build_id must
+ *			be that of the vDSO the caller itself maps; it then
+ *			applies to every process's [vdso] mapping whose image
+ *			has that build-id.
  * @fd:			an open file descriptor of the ELF file; the table is
  *			keyed by its (device, inode).
  * @build_id_size:	1..20; @build_id must equal the file's GNU build-id.
@@ -324,10 +329,12 @@ struct dunwind_stats {
  * The module copies the table, validates every FDE and FRE, and shares one
  * copy among all sessions that register the same file (reference counted).
  * Errors: EPERM; EBADF; EINVAL (bad flags, reserved, sizes, a malformed
- * table, or DUNWIND_REG_RBX on a table that is not v3); E2BIG (larger struct with non-zero tail); ENOEXEC (not an
- * x86-64 ELF); ESTALE (build-id differs from the file's); ENOSPC (the
- * module's cap would be exceeded); EEXIST (this session already
- * registered that file); ENOMEM.
+ * table, DUNWIND_REG_RBX on a table that is not v3, or DUNWIND_REG_VDSO
+ * with @fd not -1); E2BIG (larger struct with non-zero tail); ENOEXEC
+ * (not an x86-64 ELF; DUNWIND_REG_VDSO: the caller maps no vDSO);
+ * ESTALE (build-id differs from the file's, or the caller's vDSO's);
+ * ENOSPC (the module's cap would be exceeded); EEXIST (this session
+ * already registered that file); ENOMEM.
  */
 struct dunwind_sframe_reg {
 	__u32 size;
@@ -344,6 +351,7 @@ struct dunwind_sframe_reg {
 #define DUNWIND_SFRAME_REG_SIZE_VER0	80
 #define DUNWIND_REG_PIN			(1U << 0)
 #define DUNWIND_REG_RBX			(1U << 1)
+#define DUNWIND_REG_VDSO		(1U << 2)
 
 /*
  * The recorder will register no table for a file, with

@@ -161,6 +161,7 @@ int dw_record_open(struct dw_record_run *r)
 	sigaction(SIGTERM, &sa, NULL);
 	r->st.feed.dev_fd = o->no_gen || r->st.unprivileged ? -1 : r->s.fd;
 	r->st.feed.barrier = !!(r->cfg.flags & DUNWIND_CFG_TABLE_BARRIER);
+	dw_sframe_feed_vdso(&r->st.feed);
 	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
 		dw_sframe_feed_system(&r->st.feed);
 	else if (r->st.feed.dev_fd >= 0)

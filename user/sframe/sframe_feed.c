@@ -146,6 +146,28 @@ static void feed_path(struct dw_sframe_feed *f, const char *path, const char *na
 }
 
 /**
+ * dw_sframe_feed_vdso() - a table for the vDSO, made from our own
+ * @f:	the feed
+ *
+ * Every process of this kernel maps the same vDSO image as the recorder;
+ * the module applies the table to the [vdso] mappings with its build-id.
+ * Walks never wait for it (it has no file): register it before START.
+ *
+ * Context: user space.
+ */
+void dw_sframe_feed_vdso(struct dw_sframe_feed *f)
+{
+	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
+	struct dw_sframe_reg_file r;
+
+	if (f->dev_fd < 0 || dw_sframe_register_vdso(f->dev_fd, &ro, &r) == -ENOENT)
+		return;			/* no vDSO here */
+	if (!r.err && r.source == DW_SFRAME_SRC_NONE)
+		return;			/* has its own .sframe */
+	feed_account(f, &r, NULL);
+}
+
+/**
  * dw_sframe_feed_mapping() - a table for a new executable file mapping
  * @f:	the feed
  * @m:	an MMAP record (checked)

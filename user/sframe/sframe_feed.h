@@ -35,6 +35,7 @@ struct dw_sframe_feed {
 	unsigned long long sys_ms;
 };
 
+void dw_sframe_feed_vdso(struct dw_sframe_feed *f);
 void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_mmap *m);
 void dw_sframe_feed_command(struct dw_sframe_feed *f, char **cmd);
 void dw_sframe_feed_pid(struct dw_sframe_feed *f, int pid);

@@ -24,6 +24,7 @@
 #include "util/array.h"
 #include "util/clock.h"
 #include "util/maps.h"
+#include "util/vdso.h"
 
 
 #define REG_MAX_FILES		4096
@@ -104,9 +105,12 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 	return 0;
 }
 
-/* Register the open file @fd; @skip_sframe: leave files with PT_GNU_SFRAME alone. */
+/*
+ * Register the open file @fd; @skip_sframe: leave files with PT_GNU_SFRAME
+ * alone; @vdso: @fd holds our vDSO's image (DUNWIND_REG_VDSO).
+ */
 static int reg_fd(int dev_fd, int fd, const struct dw_sframe_reg_opts *o, int skip_sframe,
-		  struct dw_sframe_reg_file *res)
+		  int vdso, struct dw_sframe_reg_file *res)
 {
 	struct dunwind_sframe_reg reg;
 	struct dw_sframe_tab t;
@@ -139,7 +143,8 @@ static int reg_fd(int dev_fd, int fd, const struct dw_sframe_reg_opts *o, int sk
 		if (dw_sframe_reg_ext(o->version ? o->version : DUNWIND_SFRAME_V3) &
 		    DUNWIND_SFRAME_EXT_RBX)
 			reg.flags |= DUNWIND_REG_RBX;
-		reg.fd = fd;
+		reg.flags |= vdso ? DUNWIND_REG_VDSO : 0;
+		reg.fd = vdso ? -1 : fd;
 		reg.build_id_size = re.build_id_size;
 		memcpy(reg.build_id, re.build_id, re.build_id_size);
 		reg.table = (__u64)(unsigned long)t.data;
@@ -198,10 +203,45 @@ int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe
 		if (fd < 0) {
 			err = -errno;
 		} else {
-			err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), res);
+			err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), 0, res);
 			close(fd);
 		}
 	}
+	res->err = err;
+	return err;
+}
+
+/**
+ * dw_sframe_register_vdso() - dw_sframe_register_file() for the vDSO
+ * @dev_fd, @o, @res:	as for dw_sframe_register_file(); @res->path is
+ *			"[vdso]".
+ *
+ * The table is made from this process's own vDSO image (util/vdso.h), the
+ * one the kernel maps into every process, and registered with
+ * DUNWIND_REG_VDSO; a vDSO with its own .sframe is left alone with
+ * DW_SFRAME_REG_SKIP_OWN.
+ * Context: user space.
+ * Return: as dw_sframe_register_file(); -ENOENT: no vDSO here.
+ */
+int dw_sframe_register_vdso(int dev_fd, const struct dw_sframe_reg_opts *o,
+			    struct dw_sframe_reg_file *res)
+{
+	static const struct dw_sframe_reg_opts def;
+	struct dw_sframe_reg_file tmp;
+	int fd, err;
+
+	if (!res)
+		res = &tmp;
+	memset(res, 0, sizeof(*res));
+	res->path = (char *)DW_VDSO_NAME;
+	if (!o)
+		o = &def;
+	err = reg_check_opts(o);
+	fd = dw_vdso_fd();
+	if (!err && fd < 0)
+		err = fd;
+	if (!err)
+		err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), 1, res);
 	res->err = err;
 	return err;
 }
@@ -285,7 +325,7 @@ static int reg_pid_file(int dev_fd, int pid, const struct dw_sframe_reg_opts *o,
 	if (fd < 0) {
 		f->err = fd;
 	} else {
-		f->err = reg_fd(dev_fd, fd, o, 1, f);
+		f->err = reg_fd(dev_fd, fd, o, 1, 0, f);
 		close(fd);
 	}
 	return 0;

@@ -104,6 +104,8 @@ struct dw_sframe_reg_pid {
 
 int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe_reg_opts *o,
 			    struct dw_sframe_reg_file *res);
+int dw_sframe_register_vdso(int dev_fd, const struct dw_sframe_reg_opts *o,
+			    struct dw_sframe_reg_file *res);
 int dw_sframe_register_pid(int dev_fd, int pid, const struct dw_sframe_reg_opts *o,
 			   struct dw_sframe_reg_pid *res);
 void dw_sframe_reg_pid_free(struct dw_sframe_reg_pid *res);
