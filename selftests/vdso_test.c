@@ -4,8 +4,9 @@
  * and (on the kernels tested) no .sframe; dunwind record registers a table
  * made from its own vDSO image (DUNWIND_REG_VDSO), so that a walk from
  * clock_gettime() in the vDSO reaches libc and the program's root even in
- * the vDSO's prologue, where its frame pointer is not set up yet.
- * Malformed vDSO registrations fail with their documented errno.
+ * the vDSO's prologue, where its frame pointer is not set up yet; and the
+ * capture carries the vDSO's symbols, so that reports elsewhere name its
+ * frames.  Malformed vDSO registrations fail with their documented errno.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,8 @@
 
 #include "kselftest_harness.h"
 #include "analyze/profile.h"
+#include "capture/capture.h"
+#include "capture/usnap.h"
 #include "sframe/sframe_gen.h"
 #include "sframe/sframe_reg.h"
 #include "util/exec_path.h"
@@ -229,6 +232,78 @@ TEST_F_TIMEOUT(vdsorec, stacks_through_vdso_reach_the_root, 300)
 	TH_LOG("FIGURE vdso: %zu stacks through the vDSO, %zu reach the root", judged, complete);
 	ASSERT_GE(judged, MIN_JUDGED) TH_LOG("too few samples in the vDSO");
 	EXPECT_GE(complete * 100, judged * MIN_COMPLETE);
+}
+
+/*
+ * Does the snapshot give file offset @foff of the vDSO @m the name @sym:
+ * its symbol, or for a function without one, the FDE's range it is named
+ * after ([vdso]+0xSTART)?
+ */
+static int snap_names(const struct dw_usnap *u, const struct dunwind_rec_mmap *m, uint64_t foff,
+		      const char *sym)
+{
+	struct dw_symres sr;
+	char fde[64];
+
+	if (!sym || dw_usnap_lookup(u, m->build_id, m->build_id_size, DW_VDSO_NAME, foff, &sr))
+		return 0;
+	if (sr.name)
+		return !strcmp(sr.name, sym);
+	snprintf(fde, sizeof(fde), "%s+0x%llx", DW_VDSO_NAME, (unsigned long long)sr.start);
+	return sr.fde && !strcmp(fde, sym);
+}
+
+/*
+ * The vDSO's frames are named, and by the capture itself: its user symbol
+ * snapshot names each of them as this machine's vDSO does, so a report
+ * on a machine with another kernel names them too.
+ */
+TEST_F_TIMEOUT(vdsorec, vdso_frames_named_by_the_capture, 300)
+{
+	size_t frames = 0, named = 0, snapped = 0, shown = 0, i;
+	struct dw_prof *p = vdso_prof(_metadata);
+	const struct dunwind_rec_header *rec;
+	const struct dunwind_rec_mmap *vdso = NULL;
+	struct dw_capture_reader r;
+	struct dw_usnap *u;
+	char err[256] = "";
+
+	ASSERT_NE(NULL, p);
+	u = dw_usnap_new();
+	ASSERT_NE(NULL, u);
+	ASSERT_EQ(0, dw_capture_open(&r, CAPTURE)) TH_LOG("%s", r.err);
+	while ((rec = dw_capture_next_any(&r))) {
+		if (rec->type == DUNWIND_REC_MMAP &&
+		    !strcmp(((const struct dunwind_rec_mmap *)rec)->path, DW_VDSO_NAME))
+			vdso = (const void *)rec;
+		ASSERT_EQ(0, dw_usnap_add(u, rec));
+	}
+	ASSERT_NE(NULL, vdso) TH_LOG("no MMAP record of the vDSO");
+	ASSERT_LT(0, vdso->build_id_size) TH_LOG("the vDSO's MMAP record has no build-id");
+	ASSERT_EQ(0, dw_usnap_load(u, err, sizeof(err))) TH_LOG("%s", err);
+	for (i = 0; i < p->nr_locs; i++) {
+		const struct dw_prof_loc *l = &p->locs[i];
+
+		if (!in_vdso(l))
+			continue;
+		frames++;
+		named += !!l->sym;
+		/* Looked up at the IP (the leaf) or a return address minus one. */
+		if (snap_names(u, vdso, l->dso_off, l->sym) ||
+		    snap_names(u, vdso, l->dso_off - 1, l->sym))
+			snapped++;
+		else if (shown++ < 5)
+			TH_LOG("[vdso]+0x%llx: named %s here, not so in the capture",
+			       (unsigned long long)l->dso_off, l->sym ? l->sym : "(none)");
+	}
+	dw_usnap_free(u);
+	dw_capture_release(&r);
+	dw_prof_free(p);
+	TH_LOG("FIGURE vdso: %zu locations in the vDSO, %zu named, %zu from the capture",
+	       frames, named, snapped);
+	ASSERT_LT(0, frames) TH_LOG("no frame in the vDSO");
+	EXPECT_EQ(frames, named);
+	EXPECT_EQ(frames, snapped);
 }
 
 TEST_HARNESS_MAIN

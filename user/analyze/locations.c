@@ -163,7 +163,7 @@ static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 
 		e = dw_procs_resolve(pp->model, pid, time, look, pp->dso_flags, &r);
 	else if (pp->o->user_symbols && live)
 		e = dw_maps_resolve(live, look, pp->dso_flags, &r);
-	file = r.mapped && r.dso && r.dso[0] == '/' && r.dso[1] != '/';
+	file = r.mapped && r.dso && dw_dso_path_is_image(r.dso);
 	if (r.mapped && r.dso) {
 		struct dw_prof_mapping m = { .start = r.start, .end = r.end, .pgoff = r.pgoff,
 					     .file = prof_intern(p, r.dso) };

@@ -134,7 +134,7 @@ static int parse_file(struct dw_usnap *u, char *s, int jit)
 	} else {
 		id = field(&s);
 		n = id ? strlen(id) : 0;
-		if (!id || s[0] != '/' || (strcmp(id, "-") && (n % 2 || n > 40)))
+		if (!id || !dw_dso_path_is_image(s) || (strcmp(id, "-") && (n % 2 || n > 40)))
 			return -EINVAL;
 		for (i = 0; strcmp(id, "-") && i < n; i += 2) {
 			if (!isxdigit((unsigned char)id[i]) || !isxdigit((unsigned char)id[i + 1]))

@@ -342,7 +342,7 @@ static int resolve_one(struct dw_usnap_writer *c, struct us_set *s, const struct
 	int err;
 
 	err = dw_procs_resolve(c->model, a->pid, a->time, a->look, DW_DSO_SRC, &r);
-	if (r.mapped && r.dso && r.dso[0] == '/' && r.dso[1] != '/') {
+	if (r.mapped && r.dso && dw_dso_path_is_image(r.dso)) {
 		if (err && !r.sym.fde)
 			return 0;
 		k.path = r.dso;

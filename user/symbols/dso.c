@@ -30,6 +30,7 @@
 
 #include "symbols/debuginfod.h"
 #include "symbols/dso.h"
+#include "util/vdso.h"
 #include "symbols/dwarf.h"
 #include "symbols/plt.h"
 
@@ -283,8 +284,35 @@ static int open_from_debuginfod(struct dw_dso *d)
 }
 
 /**
+ * dw_dso_path_is_image() - does a mapping's @path name an ELF image?
+ * @path:	as MMAP records and /proc/PID/maps give it
+ *
+ * Context: any.
+ * Return: 1 for a file's absolute path (not "//anon") or the vDSO
+ * ("[vdso]"), whose symbols dw_dso_get() can read; else 0 ("[heap]").
+ */
+int dw_dso_path_is_image(const char *path)
+{
+	return (path[0] == '/' && path[1] != '/') || !strcmp(path, DW_VDSO_NAME);
+}
+
+/*
+ * The vDSO recorded with @d's build-id: this process's own image (the same
+ * kernel's), else one under the debug directories (a kernel's debug
+ * package ships it).  Return: 0 or -1.
+ */
+static int open_vdso(struct dw_dso *d)
+{
+	const char *own = dw_vdso_file();
+
+	if (own && !try_file(d, own))
+		return 0;
+	return open_by_build_id(d);
+}
+
+/**
  * dw_dso_get() - the cached ELF file @path, as it was recorded
- * @path:	absolute path of the mapped file
+ * @path:	absolute path of the mapped file, or "[vdso]"
  * @build_id:	the build-id recorded for the mapping, or NULL
  * @build_id_size: its length, 0..20
  *
@@ -324,6 +352,11 @@ struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 	cache = d;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return d;
+	if (!strcmp(path, DW_VDSO_NAME)) {
+		if (open_vdso(d))
+			close_dwfl(d);	/* another kernel's: resolves nothing */
+		return d;
+	}
 	if (symfs && path[0] == '/') {
 		char file[4200];
 

@@ -45,6 +45,7 @@ struct dw_dso;
 /* Resolve source lines and inline frames too (slower; needs DWARF). */
 #define DW_DSO_SRC	(1U << 0)
 
+int dw_dso_path_is_image(const char *path);
 struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 			  size_t build_id_size);
 int dw_dso_stale(const struct dw_dso *d);

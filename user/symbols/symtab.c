@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "symbols/dso.h"
+#include "util/vdso.h"
 #include "symbols/procfile.h"
 #include "symbols/symtab.h"
 #include "util/maps.h"
@@ -125,8 +126,9 @@ struct dw_maps *dw_maps_load(int pid)
 			goto fail;
 		map = &m->maps[m->nr_maps];
 		*map = (struct dw_map){ .start = l->start, .end = l->end, .offset = l->offset };
-		if (l->path[0] == '/') {
-			map->dso = live_dso(pid, l);
+		if (l->path[0] == '/' || !strcmp(l->path, DW_VDSO_NAME)) {
+			map->dso = l->path[0] == '/' ? live_dso(pid, l) :
+				   dw_dso_get(l->path, NULL, 0);
 			map->path = keep_path(m, l->path);
 			if (!map->dso || !map->path)
 				goto fail;
@@ -209,7 +211,7 @@ int dw_maps_add_file(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t p
 
 	if (start >= end || build_id_size > 20)
 		return -EINVAL;
-	if (path && path[0] == '/' && path[1] != '/') {	/* not "//anon" */
+	if (path && dw_dso_path_is_image(path)) {
 		nm.dso = dw_dso_get(file ? file : path, build_id, build_id_size);
 		if (!nm.dso)
 			return -ENOMEM;

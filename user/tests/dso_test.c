@@ -20,6 +20,7 @@
 #include "symbols/debuginfod.h"
 #include "symbols/dso.h"
 #include "symbols/perfmap.h"
+#include "util/vdso.h"
 
 static char dir[] = "/tmp/dw_dso_test.XXXXXX";
 
@@ -89,7 +90,8 @@ static int find_sym(const char *path, const char *name, uint64_t *addr, uint64_t
 		Elf_Data *d;
 		size_t i;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
 		d = elf_getdata(scn, NULL);
 		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
@@ -99,7 +101,7 @@ static int find_sym(const char *path, const char *name, uint64_t *addr, uint64_t
 			if (!gelf_getsym(d, (int)i, &s))
 				break;
 			n = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (n && !strcmp(n, name)) {
+			if (n && !strcmp(n, name) && s.st_shndx != SHN_UNDEF) {
 				*addr = s.st_value;
 				*size = s.st_size;
 				found = 0;
@@ -335,6 +337,38 @@ FIXTURE_TEARDOWN(symbolised)
 {
 	dw_dso_cache_free();
 	stop_debuginfod(&self->server);
+}
+
+/* "[vdso]" is read from this process's own vDSO image: its functions are named. */
+TEST(vdso_named_from_our_own_image)
+{
+	const char *own = dw_vdso_file();
+	uint64_t addr, size;
+	struct dw_symres res;
+	struct dw_dso *d;
+
+	if (!own)
+		SKIP(return, "this process maps no vDSO");
+	ASSERT_EQ(0, find_sym(own, "__vdso_clock_gettime", &addr, &size));
+	d = dw_dso_get(DW_VDSO_NAME, NULL, 0);
+	ASSERT_NE(NULL, d);
+	ASSERT_TRUE(dw_dso_usable(d));
+	ASSERT_EQ(0, dw_dso_resolve(d, addr + 1, 0, &res));
+	ASSERT_NE(NULL, res.name);
+	EXPECT_NE(NULL, strstr(res.name, "clock_gettime")) TH_LOG("named %s", res.name);
+}
+
+/* Another kernel's vDSO (another build-id) is not named by ours. */
+TEST(another_vdso_is_not_named_by_ours)
+{
+	static const unsigned char other[20] = { 0xde, 0xad };
+	struct dw_dso *d;
+
+	if (!dw_vdso_file())
+		SKIP(return, "this process maps no vDSO");
+	d = dw_dso_get(DW_VDSO_NAME, other, sizeof(other));
+	ASSERT_NE(NULL, d);
+	EXPECT_FALSE(dw_dso_usable(d));
 }
 
 TEST_F(symbolised, outers_first_byte_is_named_outer)

@@ -383,6 +383,17 @@ TEST(a_hand_written_snapshot_text_parses_and_names_an_address)
 	EXPECT_STREQ("main+10 2 inl:12", first);
 }
 
+/* The vDSO has no path: its file line says [vdso], and its build-id finds it. */
+TEST(a_vdso_file_line_parses_and_names_by_build_id)
+{
+	static const char vdso[] = "D abababababababababababababababababababab [vdso]\n"
+				   "F 1000 40 __vdso_clock_gettime\n";
+	char first[256] = "";
+
+	EXPECT_EQ(1, parse_text(vdso, strlen(vdso), first, sizeof(first)));
+	EXPECT_STREQ("__vdso_clock_gettime+10 0 -:0", first);
+}
+
 TEST(flipped_snapshot_texts_are_parsed_or_refused)
 {
 	static const unsigned char flips[] = { 0x01, 0x20, 0x80 };
