@@ -208,6 +208,24 @@ static int gen_is_section_start(const struct gen_ctx *c, __u64 pc)
 	return 0;
 }
 
+/*
+ * The first executable section start above @pc, or @limit: a gap is
+ * scanned up to it, so that the section's first function is an entry
+ * whatever lies between the sections (zero fill, which is no code).
+ */
+static __u64 gen_next_section(const struct gen_ctx *c, __u64 pc, __u64 limit)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(c->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size && sh.sh_addr > pc &&
+		    sh.sh_addr < limit)
+			limit = sh.sh_addr;
+	return limit;
+}
+
 /* Rules for [lo, hi), which has no CFI, from its instructions.  Bytes covered in *@n. */
 static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 {
@@ -242,20 +260,6 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 	c->st->gap_bytes += *n;
 	dw_gap_scan_free(&gs);
 	return err;
-}
-
-/* The first start of an executable section in (@lo, @hi), or @hi. */
-static __u64 gen_next_section(const struct gen_ctx *c, __u64 lo, __u64 hi)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(c->elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
-		    (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size && sh.sh_addr > lo &&
-		    sh.sh_addr < hi)
-			hi = sh.sh_addr;
-	return hi;
 }
 
 /*

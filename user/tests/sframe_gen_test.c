@@ -423,6 +423,37 @@ TEST(hostile_version_1_is_refused)
 	EXPECT_EQ(-EINVAL, dw_sframe_gen(libc, &bad, &r));
 }
 
+/*
+ * A shared library's .text starts with crtstuff's functions, which have no
+ * CFI, after the zero fill that follows .plt.got: the gap's scan starts at
+ * .text, so __do_global_dtors_aux (run by dlclose) is covered from its entry.
+ */
+TEST(lib_crtstuff_after_zero_fill_covered)
+{
+	struct dw_sframe_gen_result r;
+	char src[300], lib[300], cmd[1000];
+	__u64 dtors;
+	FILE *f;
+
+	snprintf(src, sizeof(src), "%s/lib.c", tmpdir);
+	snprintf(lib, sizeof(lib), "%s/lib.so", tmpdir);
+	f = fopen(src, "w");
+	ASSERT_NE(NULL, f);
+	ASSERT_LE(0, fputs("int lib_f(int x) { return x + 1; }\n", f));
+	ASSERT_EQ(0, fclose(f));
+	snprintf(cmd, sizeof(cmd), "cc -O2 -fPIC -shared -o %s %s 2>&1", lib, src);
+	if (system(cmd))
+		SKIP(return, "cannot compile with cc: install gcc");
+	dtors = t_sym(lib, "__do_global_dtors_aux");
+	if (!dtors)
+		SKIP(return, "the toolchain's crtstuff has no __do_global_dtors_aux");
+	ASSERT_EQ(0, dw_sframe_gen(lib, NULL, &r));
+	EXPECT_TRUE(t_rule(&r, dtors, 7, 8, 0)) TH_LOG("no SP+8 rule at its entry %#llx",
+						      (unsigned long long)dtors);
+	EXPECT_LT(0, r.stats.gap_bytes);
+	dw_sframe_gen_free(&r);
+}
+
 TEST(hostile_truncated_libc_does_not_crash)
 {
 	struct dw_sframe_gen_result r;
