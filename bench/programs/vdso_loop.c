@@ -15,28 +15,24 @@
 #include <sys/time.h>
 #include <time.h>
 
-static double secs;
+static long secs;
 static volatile long sink;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void *work(void *arg)
 {
-	double end = now() + secs;
+	struct timespec now, end;
 	struct timeval tv;
 	long n = 0;
 
 	(void)arg;
-	while (now() < end) {
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += secs;
+	do {
 		gettimeofday(&tv, NULL);
 		n += tv.tv_usec;
-	}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec ||
+		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
 	sink = n;
 	return NULL;
 }
@@ -45,7 +41,7 @@ int main(int argc, char **argv)
 {
 	pthread_t t;
 
-	secs = argc > 1 ? atof(argv[1]) : 2;
+	secs = argc > 1 ? atol(argv[1]) : 2;
 	printf("ready\n");
 	fflush(stdout);
 	if (pthread_create(&t, NULL, work, NULL))

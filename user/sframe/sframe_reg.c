@@ -167,6 +167,36 @@ static int reg_check_opts(const struct dw_sframe_reg_opts *o)
 	return 0;
 }
 
+/* dw_sframe_register_file() of @path, or with @vdso of our own vDSO's image. */
+static int reg_one(int dev_fd, const char *path, int vdso, const struct dw_sframe_reg_opts *o,
+		   struct dw_sframe_reg_file *res)
+{
+	static const struct dw_sframe_reg_opts def;
+	struct dw_sframe_reg_file tmp;
+	int fd, err;
+
+	if (!res)
+		res = &tmp;
+	memset(res, 0, sizeof(*res));
+	res->path = (char *)path;
+	if (!o)
+		o = &def;
+	err = reg_check_opts(o);
+	if (!err) {
+		fd = vdso ? dw_vdso_fd() : open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err = vdso ? fd : -errno;
+		} else {
+			err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), vdso,
+				     res);
+			if (!vdso)
+				close(fd);	/* the vDSO's stays open for the process */
+		}
+	}
+	res->err = err;
+	return err;
+}
+
 /**
  * dw_sframe_register_file() - generate (or load from the cache) and register
  * the SFrame table of one ELF file.
@@ -187,28 +217,7 @@ static int reg_check_opts(const struct dw_sframe_reg_opts *o)
 int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe_reg_opts *o,
 			    struct dw_sframe_reg_file *res)
 {
-	static const struct dw_sframe_reg_opts def;
-	struct dw_sframe_reg_file tmp;
-	int fd, err;
-
-	if (!res)
-		res = &tmp;
-	memset(res, 0, sizeof(*res));
-	res->path = (char *)path;
-	if (!o)
-		o = &def;
-	err = reg_check_opts(o);
-	if (!err) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			err = -errno;
-		} else {
-			err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), 0, res);
-			close(fd);
-		}
-	}
-	res->err = err;
-	return err;
+	return reg_one(dev_fd, path, 0, o, res);
 }
 
 /**
@@ -226,24 +235,7 @@ int dw_sframe_register_file(int dev_fd, const char *path, const struct dw_sframe
 int dw_sframe_register_vdso(int dev_fd, const struct dw_sframe_reg_opts *o,
 			    struct dw_sframe_reg_file *res)
 {
-	static const struct dw_sframe_reg_opts def;
-	struct dw_sframe_reg_file tmp;
-	int fd, err;
-
-	if (!res)
-		res = &tmp;
-	memset(res, 0, sizeof(*res));
-	res->path = (char *)DW_VDSO_NAME;
-	if (!o)
-		o = &def;
-	err = reg_check_opts(o);
-	fd = dw_vdso_fd();
-	if (!err && fd < 0)
-		err = fd;
-	if (!err)
-		err = reg_fd(dev_fd, fd, o, !!(o->flags & DW_SFRAME_REG_SKIP_OWN), 1, res);
-	res->err = err;
-	return err;
+	return reg_one(dev_fd, DW_VDSO_NAME, 1, o, res);
 }
 
 /*
