@@ -11,6 +11,8 @@
  * which skip that caller.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,8 @@ struct run {
 	struct dw_records r;
 	size_t done;			/* records handled */
 	__u64 lib_lo, lib_hi;		/* the library's executable mapping */
+	__u64 lib_pgoff;		/* its file offset */
+	__u64 spin_lo, spin_hi;		/* dl_spin_*()'s code, file offsets */
 	char lib_path[256];
 	long long lib_seen_ms;		/* its MMAP record came; 0: not yet */
 	int reg_err;			/* its registration: 1 not yet, else -errno */
@@ -65,6 +69,7 @@ static void on_mmap(struct run *u, int fd, const struct dunwind_rec_mmap *m)
 	if (strstr(m->path, "/libdl_spin.so")) {
 		u->lib_lo = m->start;
 		u->lib_hi = m->end;
+		u->lib_pgoff = m->pgoff;
 		snprintf(u->lib_path, sizeof(u->lib_path), "%s", m->path);
 		if (!u->lib_seen_ms)
 			u->lib_seen_ms = now_ms();
@@ -88,6 +93,61 @@ static void recorder_step(struct run *u, int fd)
 		dw_sframe_register_file(fd, u->lib_path, &o, &f);
 		u->reg_err = f.err;
 	}
+}
+
+/*
+ * The file offsets of the library's dl_spin_*() functions, which call_lib
+ * calls, from its symbol table: [*@lo, *@hi).  Return: 0 or -errno.
+ */
+static int spin_range(const char *path, __u64 *lo, __u64 *hi)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -ENOENT;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *e;
+
+	*lo = ~0ull;
+	*hi = 0;
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	while (e && (scn = elf_nextscn(e, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !d || !sh.sh_entsize)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			const char *name;
+			GElf_Shdr tsh;
+			GElf_Sym sym;
+			__u64 off;
+
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    !sym.st_size || !(name = elf_strptr(e, sh.sh_link, sym.st_name)) ||
+			    strncmp(name, "dl_spin_", 8) ||
+			    !gelf_getshdr(elf_getscn(e, sym.st_shndx), &tsh))
+				continue;
+			off = tsh.sh_offset + (sym.st_value - tsh.sh_addr);
+			*lo = off < *lo ? off : *lo;
+			*hi = off + sym.st_size > *hi ? off + sym.st_size : *hi;
+			ret = 0;
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ret;
+}
+
+/* Is @ip in dl_spin_*()'s code (not the library's constructors, say)? */
+static int in_spin(const struct run *u, __u64 ip)
+{
+	__u64 off = ip - u->lib_lo + u->lib_pgoff;
+
+	return ip >= u->lib_lo && ip < u->lib_hi && off >= u->spin_lo && off < u->spin_hi;
 }
 
 /* Does @st, a stack whose first frame is in the library, hold call_lib()'s frame? */
@@ -152,6 +212,8 @@ static void profile(struct __test_metadata *_metadata, struct run *u, int barrie
 	ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
 	ASSERT_EQ(0, u->r.lost) TH_LOG("records lost: the test cannot judge");
 	ASSERT_NE(0, u->lib_seen_ms) TH_LOG("no MMAP record of libdl_spin.so");
+	ASSERT_EQ(0, spin_range(u->lib_path, &u->spin_lo, &u->spin_hi))
+		TH_LOG("no dl_spin_* symbols in %s", u->lib_path);
 	ASSERT_EQ(0, u->reg_err) TH_LOG("registering %s: %s", u->lib_path,
 					dw_sframe_reg_strerror(u->reg_err));
 	EXPECT_EQ(0, u->none_errs) TH_LOG("DUNWIND_IOC_SFRAME_NONE failed");
@@ -163,10 +225,11 @@ static void profile(struct __test_metadata *_metadata, struct run *u, int barrie
 }
 
 /*
- * The USER_STACKs whose first frame is in the library, in ring order: how
- * many, how many whole.  A stack that reached the root (END) by another
- * way than call_lib is of the library's constructors, which dlopen() runs
- * before call_lib exists on the stack (crtstuff's frame_dummy): not judged.
+ * The USER_STACKs whose first frame is in the library's dl_spin_*()
+ * functions, in ring order: how many, how many whole.  The library's
+ * constructors (crtstuff's frame_dummy, run by dlopen() before call_lib
+ * exists on the stack, and walked through ld.so, for which this recorder
+ * registers no table) are not judged.
  */
 static size_t lib_stacks(const struct run *u, size_t *whole, int *first_whole)
 {
@@ -177,10 +240,7 @@ static size_t lib_stacks(const struct run *u, size_t *whole, int *first_whole)
 	for (i = 0; i < u->r.n; i++) {
 		const struct dunwind_rec_user_stack *st = (const void *)u->r.v[i];
 
-		if (st->hdr.type != DUNWIND_REC_USER_STACK || !st->nr ||
-		    st->ips[0] < u->lib_lo || st->ips[0] >= u->lib_hi)
-			continue;
-		if (st->stop == DUNWIND_STOP_END && !through_call_lib(u, st))
+		if (st->hdr.type != DUNWIND_REC_USER_STACK || !st->nr || !in_spin(u, st->ips[0]))
 			continue;
 		if (*first_whole < 0)
 			*first_whole = through_call_lib(u, st);
