@@ -34,7 +34,7 @@
 #include "workload.h"
 
 #define FREQ		1000		/* Hz */
-#define MIN_JUDGED	20		/* stacks through the resolver */
+#define MIN_JUDGED	5		/* stacks through the resolver (6.12-debug: 8-15) */
 #define MAX_RANGES	16
 
 /* ld.so's resolver functions, as ELF addresses, and where ld.so is mapped. */
