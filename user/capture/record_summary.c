@@ -103,6 +103,9 @@ static void summary_records(const struct dw_recorder *st, int system_wide)
 			"in files without frame pointers or .sframe (libc) the walk falls back to "
 			"frame pointers, so stacks through them may be cut short\n");
 	summary_misses(&st->feed);
+	if (st->samples)
+		fprintf(stderr, "dunwind: recorder: %.1f ms of CPU while recording, %llu ns per "
+			"sample\n", (double)st->cpu_ns / 1e6, st->cpu_ns / st->samples);
 	fprintf(stderr, "dunwind: lost %llu records (%llu samples, %llu user stacks, %llu other)\n",
 		st->lost[0], st->lost[DUNWIND_REC_SAMPLE], st->lost[DUNWIND_REC_USER_STACK],
 		st->lost[0] - st->lost[DUNWIND_REC_SAMPLE] - st->lost[DUNWIND_REC_USER_STACK]);

@@ -24,6 +24,8 @@ struct dw_recorder {
 	unsigned long long offcpu, offcpu_open, offcpu_ns;
 	unsigned long long by_type[DUNWIND_REC_MAX], other;
 	unsigned long long lost[DUNWIND_REC_MAX];
+	/* The recorder's own CPU time while the session ran (CLOCK_PROCESS_CPUTIME_ID). */
+	unsigned long long cpu_ns;
 	int write_err;
 	/* SFrame tables generated for libraries without .sframe. */
 	struct dw_sframe_feed feed;

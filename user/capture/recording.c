@@ -204,6 +204,7 @@ int dw_record_start(struct dw_record_run *r)
 	}
 	r->started = 1;
 	r->t_start = dw_now_ms();
+	r->cpu_start = dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (r->child) {
 		if (write(r->go, "g", 1) != 1) {
 			report_file("starting the command", -errno);
@@ -282,6 +283,7 @@ int dw_record_stop(struct dw_record_run *r, int ret)
 			poll(NULL, 0, DW_FINAL_IDLE_MS);
 	}
 	r->have_stats = !dw_session_stats(&r->s, &r->ks);
+	r->st.cpu_ns = dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - r->cpu_start;
 	return ret;
 }
 

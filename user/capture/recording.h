@@ -55,6 +55,7 @@ struct dw_record_run {
 	int tty;		/* stderr is a terminal: live progress */
 	long long t_start;	/* when the session started (ms) */
 	long long shown;	/* when progress was last shown (ms) */
+	unsigned long long cpu_start;	/* the recorder's CPU time at the start (ns) */
 };
 
 int dw_record_open(struct dw_record_run *r);
