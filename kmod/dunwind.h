@@ -313,6 +313,8 @@ int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);
 void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c);
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			unsigned long pc);
+bool dunwind_sframe_rule_cached(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+				unsigned long pc);
 int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, unsigned long pc,
 			    struct dunwind_sframe_map *m, unsigned long *ehdr);
 bool dunwind_sframe_memo_vma_cached(struct dunwind_session *s, struct mm_struct *mm,

@@ -495,6 +495,38 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 }
 
 /**
+ * dunwind_sframe_rule_cached() - dunwind_sframe_rule() where the answer is
+ * at hand: the mapping of @pc is in @memo and its rule in the cache
+ * @s:		session (its rule cache)
+ * @memo:	this walk's memo
+ * @pc:		the PC (a return address minus one)
+ *
+ * The walk's fast loop asks this between two runs of frames of one rule:
+ * it sleeps, faults and locks nothing, and it leaves every other case to
+ * dunwind_sframe_rule().
+ *
+ * Context: task_work (any context would do).
+ * Return: true with @memo->rule set; false with @memo->rule's range
+ * emptied (dunwind_sframe_rule() looks it up in full).
+ */
+bool dunwind_sframe_rule_cached(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+				unsigned long pc)
+{
+	const struct dunwind_sframe_map *m = dunwind_sframe_memo_find(memo, pc);
+
+	if (m && (m->state == DUNWIND_SMAP_OK || m->state == DUNWIND_SMAP_REG) &&
+	    dunwind_sframe_row_cached(&s->sframe, hash_long(pc, DUNWIND_SFRAME_SET_BITS),
+				      m->epoch, pc, &memo->rule)) {
+		dunwind_sframe_memo_keep(m, &memo->rule);
+		return true;
+	}
+	/* A lookup that raced with a writer may have written part of it. */
+	memo->rule.pc_lo = 0;
+	memo->rule.pc_hi = 0;
+	return false;
+}
+
+/**
  * dunwind_sframe_rule() - the SFrame rule for @pc in current's address space
  * @s:		session (its caches)
  * @memo:	this walk's memo, dunwind_sframe_memo_init() at its start

@@ -309,7 +309,7 @@ static bool dunwind_unwind_new_stack(const struct dunwind_unwind *st)
 	return regs->orig_ax == __NR_clone3 || (regs->orig_ax == __NR_clone && regs->si);
 }
 
-static bool dunwind_unwind_near(unsigned long pc, unsigned long entry)
+static __always_inline bool dunwind_unwind_near(unsigned long pc, unsigned long entry)
 {
 	return entry && pc >= entry && pc - entry < DUNWIND_ENTRY_BYTES;
 }
@@ -373,6 +373,11 @@ static bool dunwind_unwind_barrier(struct dunwind_unwind *st)
 	return true;
 }
 
+/* The frame-pointer rule: CFA = FP + 16, RA at CFA - 8, the caller's FP at CFA - 16. */
+static const struct dunwind_urule dunwind_fp_rule = {
+	.cfa_fp = 1, .cfa_off = 16, .ra_off = -8, .fp_saved = 1, .fp_off = -16,
+};
+
 /*
  * The rule that recovers the caller of the frame at @st: SFrame (the
  * file's own or a registered table) where it covers the IP; frame pointers
@@ -383,9 +388,6 @@ static bool dunwind_unwind_barrier(struct dunwind_unwind *st)
  */
 static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_urule **rule)
 {
-	static const struct dunwind_urule fp_rule = {
-		.cfa_fp = 1, .cfa_off = 16, .ra_off = -8, .fp_saved = 1, .fp_off = -16,
-	};
 	int ret = -ENOENT;
 
 	if (dunwind_unwind_new_stack(st))
@@ -428,7 +430,7 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
 	if (st->fp < st->sp)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
-	*rule = &fp_rule;
+	*rule = &dunwind_fp_rule;
 	st->method = DUNWIND_UNWIND_FP;
 	return true;
 }
@@ -666,6 +668,151 @@ static u64 dunwind_cycles_since(u64 c0, u64 now)
 }
 
 /*
+ * dunwind_walk_fast()'s loop, for one rule and with @fp_only a constant
+ * (each caller gets its own copy): the rule's fields stay in registers.
+ * In --fp-only walks each frame is first checked as dunwind_unwind_rule()
+ * checks it before choosing frame pointers: no restorer, no entry code,
+ * FP above SP.
+ *
+ * dunwind_unwind_step()'s bounds, with the rule's offsets fixed: a slot at
+ * CFA + off lies in [SP, CFA - 8] when off <= -8 (checked once, before the
+ * loop; a rule that fails it is the step's) and CFA - SP >= -off.  So a
+ * frame needs only an aligned CFA with CFA - SP >= @dmin, the largest such
+ * distance, and CFA <= the stack's end (so that CFA - SP cannot wrap).
+ * Return: true if it stopped only at a frame the rule does not cover.
+ */
+static __always_inline bool dunwind_walk_fast_loop(struct dunwind_unwind *st,
+						   const struct dunwind_urule *rule,
+						   bool fp_only, u64 *ips,
+						   unsigned int *nrp, unsigned int cap)
+{
+	const unsigned long pc_lo = rule->pc_lo, pc_hi = rule->pc_hi, hi = st->hi;
+	const long cfa_off = rule->cfa_off, ra_off = rule->ra_off;
+	const long fp_off = rule->fp_off, rbx_off = rule->rbx_off;
+	const long dmin = max(-ra_off, rule->fp_saved ? -fp_off : 0);
+	const bool cfa_fp = rule->cfa_fp, fp_saved = rule->fp_saved;
+	const unsigned long *restorers = st->restorer;
+	const unsigned long *restorers_end = restorers +
+		min_t(unsigned int, st->nr_restorers, DUNWIND_MAX_RESTORERS);
+	const unsigned long entry = st->entry, ld_entry = st->ld_entry;
+	/* %rbx: kept, lost, or saved at CFA + rbx_off if that slot is in the frame. */
+	const u8 rbx = rule->rbx == DUNWIND_RBX_SAVED && rbx_off > -(long)sizeof(long) ?
+		       DUNWIND_RBX_LOST : rule->rbx;
+	unsigned long ip = st->ip, sp = st->sp, fp = st->fp, bx = st->bx;
+	unsigned int nr = *nrp;
+	u8 bx_state = st->bx_state;
+	bool other_rule = false;
+
+	if (ra_off > -(long)sizeof(long) || (fp_saved && fp_off > -(long)sizeof(long)))
+		return false;
+	while (nr < cap) {
+		unsigned long cfa, ra, caller_fp = fp;
+		const unsigned long *r;
+
+		if (fp_only) {
+			/* By pointer: no array bounds check (a call) in the window. */
+			for (r = restorers; r < restorers_end && *r != ip; r++)
+				;
+			if (r < restorers_end || dunwind_unwind_near(ip - 1, entry) ||
+			    dunwind_unwind_near(ip - 1, ld_entry) || !fp || fp < sp)
+				break;
+		} else if (ip - 1 < pc_lo || ip - 1 >= pc_hi) {
+			other_rule = true;
+			break;
+		}
+		cfa = (cfa_fp ? fp : sp) + cfa_off;
+		if (cfa & (sizeof(long) - 1) || cfa > hi || (long)(cfa - sp) < dmin)
+			break;
+		unsafe_get_user(ra, (const unsigned long __user *)(cfa + ra_off), fault);
+		if (fp_saved)
+			unsafe_get_user(caller_fp, (const unsigned long __user *)(cfa + fp_off),
+					fault);
+		if (!ra || ra >= TASK_SIZE_MAX)
+			break;
+		/* As dunwind_unwind_next_bx() for a caller frame. */
+		if (rbx == DUNWIND_RBX_SAVED && (long)(cfa - sp) >= -rbx_off) {
+			bx = cfa + rbx_off;
+			bx_state = DUNWIND_BX_AT;
+		} else if (rbx != DUNWIND_RBX_KEPT) {
+			bx_state = DUNWIND_BX_LOST;
+		}
+		ips[nr++] = ra;
+		ip = ra;
+		sp = cfa;
+		fp = caller_fp;
+	}
+	/* A fault leaves the frame to the full step, which says so. */
+fault:
+	if (nr != *nrp) {
+		st->ip = ip;
+		st->sp = sp;
+		st->fp = fp;
+		st->bx = bx;
+		st->bx_state = bx_state;
+		*nrp = nr;
+	}
+	return other_rule;
+}
+
+/**
+ * dunwind_walk_fast() - the callers of @st's frame that a rule at hand
+ * recovers, in one user access window
+ * @st:		iterator at a caller frame (not exact), already in @w
+ * @w:		the walk, filled up to its room (@w->cap)
+ *
+ * Once a process's tables and rules are cached, a walk is mostly frames
+ * whose rule is at hand: the last frame's SFrame rule (every level of a
+ * recursion), another rule in the session's cache for a mapping the walk
+ * already met (dunwind_sframe_rule_cached()), or frame pointers in an
+ * --fp-only walk.  They are walked here, runs of frames of one rule with
+ * the stack opened for user access once, with no per-frame timing; each
+ * frame is checked exactly as dunwind_unwind_step() checks it.  At the
+ * first frame it cannot take (a rule not cached, a bound, a fault, a
+ * root) it stops with @st at the last frame it stored, and the full step
+ * takes over from there, ending the walk where it must.
+ *
+ * Context: task_work of current (may fault).
+ * Return: the frames added to @w.
+ */
+static unsigned int dunwind_walk_fast(struct dunwind_unwind *st, struct dunwind_walk *w)
+{
+	const bool fp_only = st->s->cfg.flags & DUNWIND_CFG_FP_ONLY;
+	const struct dunwind_urule *rule = &st->memo.rule;
+	const unsigned int nr0 = w->nr;
+
+	if (st->exact || st->done || st->last || w->nr >= w->cap)
+		return 0;
+	if (fp_only) {
+		/* The table barrier looks in the memo, which --fp-only leaves empty. */
+		if (st->memo.nr)
+			return 0;
+		if (!st->restorers_read)
+			dunwind_unwind_restorers(st);
+		if (!user_access_begin((const void __user *)st->sp, st->hi - st->sp))
+			return 0;
+		dunwind_walk_fast_loop(st, &dunwind_fp_rule, true, w->ips, &w->nr, w->cap);
+		user_access_end();
+	} else {
+		bool more = true;
+
+		while (more) {
+			/* The rule for this frame: the last one's, or one cached. */
+			if ((st->ip - 1 < rule->pc_lo || st->ip - 1 >= rule->pc_hi) &&
+			    !dunwind_sframe_rule_cached(st->s, &st->memo, st->ip - 1))
+				break;
+			if (rule->outermost || rule->cfa_rbx ||
+			    !user_access_begin((const void __user *)st->sp, st->hi - st->sp))
+				break;
+			more = dunwind_walk_fast_loop(st, rule, false, w->ips, &w->nr, w->cap);
+			user_access_end();
+		}
+	}
+	if (w->nr != nr0)
+		st->method = fp_only ? DUNWIND_UNWIND_FP : DUNWIND_UNWIND_SFRAME;
+	return w->nr - nr0;
+}
+
+/*
  * Walk from the user registers saved at kernel entry, frame by frame, into
  * @w (emptied first); *@wait_ino non-zero: stopped by the table barrier
  * at that file (and *@wait_dev).  Each frame is timed with the TSC, which is one
@@ -678,6 +825,7 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	/* dunwind_unwind_start() zeroes it: not twice (CONFIG_INIT_STACK_ALL_ZERO). */
 	struct dunwind_unwind st __uninitialized;
 	u64 c0 = get_cycles(), now;
+	unsigned int nr;
 
 	w->nr = 0;
 	w->nr_fp = 0;
@@ -692,13 +840,19 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 			break;
 		}
 		w->ips[w->nr++] = st.ip;
+		/*
+		 * This frame, then the callers the fast loop adds after it,
+		 * all by the method that found it (the fast loop takes only
+		 * the rule that found the frame before): timed together.
+		 */
+		nr = 1 + dunwind_walk_fast(&st, w);
 		w->methods |= st.method;
 		now = get_cycles();
 		if (st.method == DUNWIND_UNWIND_FP) {
-			w->nr_fp++;
+			w->nr_fp += nr;
 			dunwind_count(s, DW_CNT_FP_CYCLES, dunwind_cycles_since(c0, now));
 		} else if (st.method == DUNWIND_UNWIND_SFRAME) {
-			w->nr_sframe++;
+			w->nr_sframe += nr;
 			dunwind_count(s, DW_CNT_SFRAME_CYCLES, dunwind_cycles_since(c0, now));
 		}
 		c0 = now;
