@@ -71,4 +71,86 @@ static inline int dunwind_ipcode_decode(const __u8 *src, __u32 len, __u64 *ips, 
 	return (int)pos;
 }
 
+/* 8 bytes at @src as a word whose bits 8i..8i+7 hold byte i. */
+static inline __u64 dunwind_ipcode_word(const __u8 *src)
+{
+	__u64 w;
+
+	__builtin_memcpy(&w, src, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* The top bits of the bytes of @w that end an IP (or are padding). */
+static inline __u64 dunwind_ipcode_ends(__u64 w)
+{
+	return ~w & 0x8080808080808080ULL;
+}
+
+/* How many bytes @ends (from dunwind_ipcode_ends()) marks: 0..8. */
+static inline __u32 dunwind_ipcode_count(__u64 ends)
+{
+	return (__u32)(((ends >> 7) * 0x0101010101010101ULL) >> 56);
+}
+
+/*
+ * Runs of bytes with the top bit set, in bits (8 a byte): an IP of n
+ * bytes is a run of n - 1 such bytes, then its last byte.
+ */
+#define DUNWIND_IPCODE_RUN_MAX	(8 * (DUNWIND_IPCODE_MAX - 1))
+
+/**
+ * dunwind_ipcode_check() - do @len bytes at @src hold @nr coded IPs, then padding?
+ * @src:	the coded IPs and their padding (hostile input), any alignment
+ * @len:	bytes at @src, a multiple of 8
+ * @nr:		how many IPs they must hold
+ *
+ * The verdict of dunwind_ipcode_decode(@src, @len, NULL, @nr) followed by
+ * the check that fewer than 8 bytes, all zero, come after the IPs, taken
+ * 8 bytes at a time: the @nr-th last byte of an IP must lie in the last 8
+ * bytes, followed by zeros only, and no IP may take more than
+ * DUNWIND_IPCODE_MAX bytes.  For readers that check IPs they do not need
+ * (the recorder).
+ *
+ * Return: the bytes the @nr IPs took, or -22 (EINVAL).
+ */
+static inline int dunwind_ipcode_check(const __u8 *src, __u32 len, __u32 nr)
+{
+	__u32 pos, last = len - 8, seen = 0, run = 0, need, b;
+	__u64 w, ends;
+
+	if (len % 8 || !nr || !len)
+		return len || nr ? -22 : 0;
+	for (pos = 0; pos < last; pos += 8) {
+		ends = dunwind_ipcode_ends(dunwind_ipcode_word(src + pos));
+		if (!ends) {
+			run += 64;	/* all 8 bytes continue one IP */
+			if (run > DUNWIND_IPCODE_RUN_MAX)
+				return -22;
+			continue;
+		}
+		/* The run so far goes on up to the first end (bit 8k + 7). */
+		if (run + (__u32)__builtin_ctzll(ends) - 7 > DUNWIND_IPCODE_RUN_MAX)
+			return -22;
+		seen += dunwind_ipcode_count(ends);
+		run = (__u32)__builtin_clzll(ends);	/* the bytes after the last end */
+	}
+	/* The last 8 bytes: the rest of the IPs, then zeros only. */
+	w = dunwind_ipcode_word(src + last);
+	ends = dunwind_ipcode_ends(w);
+	if (seen >= nr || !ends || run + (__u32)__builtin_ctzll(ends) - 7 > DUNWIND_IPCODE_RUN_MAX)
+		return -22;
+	need = nr - seen;
+	if (dunwind_ipcode_count(ends) < need)
+		return -22;
+	while (--need)
+		ends &= ends - 1;
+	b = (__u32)__builtin_ctzll(ends) / 8;	/* the last IP's last byte */
+	if (b < 7 && w >> (8 * (b + 1)))
+		return -22;
+	return (int)(last + b + 1);
+}
+
 #endif /* DUNWIND_LIB_IPCODE_H */

@@ -35,16 +35,7 @@ static inline __u32 dunwind_rec_sample_stack_max(__u32 nr)
 /* The IPs of a SAMPLE_STACK: exactly @nr, then fewer than 8 zero bytes. */
 static inline int dunwind_rec_sample_stack_check(const struct dunwind_rec_sample_stack *ss)
 {
-	__u32 len = ss->hdr.size - sizeof(*ss);
-	int used = dunwind_ipcode_decode(ss->ips, len, (__u64 *)0, ss->nr);
-	__u32 i;
-
-	if (used < 0 || len - (__u32)used >= 8)
-		return -22;
-	for (i = (__u32)used; i < len; i++)
-		if (ss->ips[i])
-			return -22;
-	return 0;
+	return dunwind_ipcode_check(ss->ips, ss->hdr.size - sizeof(*ss), ss->nr) < 0 ? -22 : 0;
 }
 
 /* @path_len: bytes of the path without its NUL. */
