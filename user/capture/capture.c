@@ -32,7 +32,8 @@
  * now, so that an output that cannot be written fails here, before any
  * recording.  Its counts are written by dw_capture_close(); until then the
  * file is marked unfinished, and readers take the whole records it holds.
- * Return: 0, or -errno from open()/write() (-EEXIST, -EROFS, -EIO, ...).
+ * Return: 0, -ENOMEM, or -errno from open()/write() (-EEXIST, -EROFS, -EIO,
+ * ...).
  */
 int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 			  const struct dunwind_config *cfg, int overwrite)
@@ -62,23 +63,33 @@ int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 		w->hdr.event = cfg->event;
 	}
 	w->path = path;
+	w->batch = malloc(DW_CAPTURE_CHUNK);
+	if (!w->batch)
+		return -ENOMEM;
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		err = -errno;
+		goto fail;
+	}
 	w->f = fdopen(fd, "w");
 	if (!w->f) {
 		err = -errno;
 		close(fd);
-		return err;
+		goto fail;
 	}
-	setvbuf(w->f, NULL, _IOFBF, DW_CAPTURE_CHUNK);
-	if (fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1 || fflush(w->f)) {
+	/* Records reach it in batches (dw_capture_write()): no second buffer. */
+	setvbuf(w->f, NULL, _IONBF, 0);
+	if (fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1) {
 		err = errno ? -errno : -EIO;
 		fclose(w->f);
 		w->f = NULL;
-		return err;
+		goto fail;
 	}
 	return 0;
+fail:
+	free(w->batch);
+	w->batch = NULL;
+	return err;
 }
 
 /**
@@ -96,14 +107,57 @@ int dw_capture_create(struct dw_capture_writer *w, const char *path,
 	return dw_capture_create_new(w, path, cfg, 1);
 }
 
+/* Put the batch into the file (through the compressor, if any). */
+static int write_batch(struct dw_capture_writer *w)
+{
+	size_t len = w->batch_len;
+
+	w->batch_len = 0;
+	if (!len)
+		return 0;
+	if (w->z)
+		return dw_capture_zstd_write(w, w->batch, len);
+	return fwrite(w->batch, len, 1, w->f) == 1 ? 0 : errno ? -errno : -EIO;
+}
+
+/**
+ * dw_capture_write_checked() - append one record that passed dunwind_rec_check()
+ * @w:		writer from dw_capture_create()
+ * @rec:	the record (rec->size bytes), checked by the caller: the
+ *		recorder checks each copy it takes out of the ring
+ *
+ * Context: user space, buffered I/O: the record joins a batch that
+ * reaches the file when it fills and at each dw_capture_flush().
+ * Return: 0, -EBADF after a failed create, or -errno of writing the batch.
+ */
+int dw_capture_write_checked(struct dw_capture_writer *w, const struct dunwind_rec_header *rec)
+{
+	int err;
+
+	if (!w->f)
+		return -EBADF;
+	if (w->batch_len + rec->size > DW_CAPTURE_CHUNK) {
+		err = write_batch(w);
+		if (err)
+			return err;
+	}
+	memcpy(w->batch + w->batch_len, rec, rec->size);
+	w->batch_len += rec->size;
+	if (!w->z)
+		w->hdr.record_bytes += rec->size;
+	w->raw_bytes += rec->size;
+	w->hdr.record_count++;
+	return 0;
+}
+
 /**
  * dw_capture_write() - append one record
  * @w:		writer from dw_capture_create()
- * @rec:	a record that passed dunwind_rec_check() (rec->size bytes)
+ * @rec:	a record that passes dunwind_rec_check() (rec->size bytes)
  *
- * Context: user space, buffered I/O.
+ * Context: user space, buffered I/O (as dw_capture_write_checked()).
  * Return: 0, -EINVAL if @rec is not well formed, -EBADF after a failed
- * create, or -errno from fwrite().
+ * create, or -errno of writing the batch.
  */
 int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec)
 {
@@ -111,19 +165,7 @@ int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_heade
 		return -EBADF;
 	if (dunwind_rec_check(rec, rec->size))
 		return -EINVAL;
-	if (w->z) {
-		int err = dw_capture_zstd_write(w, rec, rec->size);
-
-		if (err)
-			return err;
-	} else if (fwrite(rec, rec->size, 1, w->f) != 1) {
-		return errno ? -errno : -EIO;
-	} else {
-		w->hdr.record_bytes += rec->size;
-	}
-	w->raw_bytes += rec->size;
-	w->hdr.record_count++;
-	return 0;
+	return dw_capture_write_checked(w, rec);
 }
 
 /**
@@ -141,7 +183,9 @@ int dw_capture_flush(struct dw_capture_writer *w)
 
 	if (!w->f)
 		return -EBADF;
-	err = w->z ? dw_capture_zstd_flush(w, 0) : 0;
+	err = write_batch(w);
+	if (!err && w->z)
+		err = dw_capture_zstd_flush(w, 0);
 	if (err)
 		return err;
 	return fflush(w->f) ? (errno ? -errno : -EIO) : 0;
@@ -161,9 +205,12 @@ int dw_capture_close(struct dw_capture_writer *w)
 
 	if (!w->f)
 		return -EBADF;
-	if (w->z)
+	err = write_batch(w);
+	if (!err && w->z)
 		err = dw_capture_zstd_flush(w, 1);
 	dw_capture_zstd_release(w);
+	free(w->batch);
+	w->batch = NULL;
 	if (err)
 		goto out;
 	if (fflush(w->f) || fseek(w->f, 0, SEEK_SET) ||

@@ -90,6 +90,8 @@ struct dw_capture_zstd;
  *		written as they are.
  * @raw_bytes:	bytes of records handed to dw_capture_write() (before
  *		compression).
+ * @batch:	records not yet in the file (DW_CAPTURE_CHUNK bytes), the
+ *		first @batch_len of them used.
  */
 struct dw_capture_writer {
 	FILE *f;
@@ -97,6 +99,8 @@ struct dw_capture_writer {
 	struct dw_capture_header hdr;
 	struct dw_capture_zstd *z;
 	__u64 raw_bytes;
+	unsigned char *batch;
+	size_t batch_len;
 };
 
 /*
@@ -116,7 +120,8 @@ struct dw_capture_reader {
 	char err[256];
 };
 
-/* Writes reach the file in chunks of this many bytes (and at each flush). */
+/* Writes reach the file in batches of this many bytes (and at each flush);
+   every record fits one (its size field is 16 bits). */
 #define DW_CAPTURE_CHUNK	(64 * 1024)
 
 int dw_capture_create(struct dw_capture_writer *w, const char *path,
@@ -125,6 +130,7 @@ int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 			  const struct dunwind_config *cfg, int overwrite);
 int dw_capture_compress(struct dw_capture_writer *w, int level);
 int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
+int dw_capture_write_checked(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
 int dw_capture_flush(struct dw_capture_writer *w);
 int dw_capture_close(struct dw_capture_writer *w);
 

@@ -77,7 +77,7 @@ int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
 	default:
 		st->other++;
 	}
-	err = dw_capture_write(&st->w, rec);
+	err = dw_capture_write_checked(&st->w, rec);	/* the drain checked it */
 	if (err) {
 		st->write_err = err;
 		return err;
