@@ -92,6 +92,8 @@ struct dw_capture_zstd;
  *		compression).
  * @batch:	records not yet in the file (DW_CAPTURE_CHUNK bytes), the
  *		first @batch_len of them used.
+ * @err:	the first error writing a batch (-errno), 0: none; every
+ *		later write and flush returns it.
  */
 struct dw_capture_writer {
 	FILE *f;
@@ -101,6 +103,7 @@ struct dw_capture_writer {
 	__u64 raw_bytes;
 	unsigned char *batch;
 	size_t batch_len;
+	int err;
 };
 
 /*
@@ -131,6 +134,7 @@ int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 int dw_capture_compress(struct dw_capture_writer *w, int level);
 int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
 int dw_capture_write_checked(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
+void *dw_capture_reserve(struct dw_capture_writer *w, __u32 size);
 int dw_capture_flush(struct dw_capture_writer *w);
 int dw_capture_close(struct dw_capture_writer *w);
 

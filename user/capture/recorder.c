@@ -16,6 +16,22 @@
 #include "util/clock.h"
 
 /**
+ * dw_recorder_place() - where the drain copies a record (a dw_place_fn)
+ * @size:	the record's size
+ * @arg:	the struct dw_recorder
+ *
+ * Context: user space.  Straight into the capture's batch, so that
+ * dw_recorder_on_record() appends it without another copy.
+ * Return: the room; NULL (a failed write): the drain's own scratch.
+ */
+void *dw_recorder_place(__u32 size, void *arg)
+{
+	struct dw_recorder *st = arg;
+
+	return dw_capture_reserve(&st->w, size);
+}
+
+/**
  * dw_recorder_on_record() - one record from the ring (a dw_record_fn)
  * @rec:	the record (checked)
  * @arg:	the struct dw_recorder

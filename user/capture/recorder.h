@@ -41,6 +41,7 @@ struct dw_recorder {
 	int unprivileged;	/* no CAP_PERFMON: no tables registered */
 };
 
+void *dw_recorder_place(__u32 size, void *arg);
 int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg);
 int dw_recorder_replay(struct dw_recorder *st);
 int dw_recorder_write_ksyms(struct dw_recorder *r, const char *output);

@@ -77,7 +77,7 @@ static void report(const struct dw_record_opts *o, const char *what, int err)
 /* Drain once; on failure say why.  Records consumed, or -errno. */
 static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_record_opts *o)
 {
-	int n = dw_session_drain(s, dw_recorder_on_record, st);
+	int n = dw_session_drain_to(s, dw_recorder_place, dw_recorder_on_record, st);
 
 	/* Whole drains reach the file: a capture cut later keeps them. */
 	if (n > 0 && !st->write_err)

@@ -190,10 +190,12 @@ static void ring_copy(const struct dw_session *s, void *dst, __u64 pos, __u64 le
 }
 
 /**
- * dw_session_drain() - hand every committed record to @fn and free its space
+ * dw_session_drain_to() - hand every committed record to @fn and free its space
  * @s:		an open (or attached) session
+ * @place:	where to copy a record of the given size (room for it, 8-byte
+ *		aligned, not in the ring), or NULL: @s->scratch; may be NULL
  * @fn:		called with each record, a checked copy valid during the call
- * @arg:	passed to @fn
+ * @arg:	passed to @place and @fn
  *
  * Context: user space; the only consumer of the ring.  Follows the
  * protocol in uapi/linux/dunwind.h: load-acquire data_head, load-acquire
@@ -205,9 +207,8 @@ static void ring_copy(const struct dw_session *s, void *dst, __u64 pos, __u64 le
  * inconsistent or a record is malformed (the tail stays before it);
  * or the non-zero value @fn returned.
  */
-int dw_session_drain(struct dw_session *s, dw_record_fn fn, void *arg)
+int dw_session_drain_to(struct dw_session *s, dw_place_fn place, dw_record_fn fn, void *arg)
 {
-	struct dunwind_rec_header *rec = (void *)s->scratch;
 	__u64 head, tail;
 	int n = 0, ret;
 
@@ -220,11 +221,15 @@ int dw_session_drain(struct dw_session *s, dw_record_fn fn, void *arg)
 			(const void *)(s->data + (tail & (s->data_size - 1)));
 		__u32 type = __atomic_load_n(&h->type, __ATOMIC_ACQUIRE);
 		__u16 size = __atomic_load_n(&h->size, __ATOMIC_RELAXED);
+		struct dunwind_rec_header *rec;
 
 		if (type == DUNWIND_REC_BUSY)
 			break;
 		if (size < sizeof(*h) || size % 8 || size > head - tail)
 			return -EPROTO;
+		rec = place ? place(size, arg) : NULL;
+		if (!rec)
+			rec = (void *)s->scratch;
 		ring_copy(s, rec, tail, size);
 		if (rec->size != size || rec->type != type || dunwind_rec_check(rec, size))
 			return -EPROTO;
@@ -237,6 +242,20 @@ int dw_session_drain(struct dw_session *s, dw_record_fn fn, void *arg)
 			return ret;
 	}
 	return n;
+}
+
+/**
+ * dw_session_drain() - dw_session_drain_to() through the session's scratch
+ * @s:		an open (or attached) session
+ * @fn:		called with each record, a checked copy valid during the call
+ * @arg:	passed to @fn
+ *
+ * Context: user space; the only consumer of the ring.
+ * Return: as dw_session_drain_to().
+ */
+int dw_session_drain(struct dw_session *s, dw_record_fn fn, void *arg)
+{
+	return dw_session_drain_to(s, NULL, fn, arg);
 }
 
 /**

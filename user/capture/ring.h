@@ -32,6 +32,13 @@ int dw_session_poll(struct dw_session *s, int timeout_ms);
  */
 typedef int (*dw_record_fn)(const struct dunwind_rec_header *rec, void *arg);
 int dw_session_drain(struct dw_session *s, dw_record_fn fn, void *arg);
+/*
+ * The same, each record copied to where @place says (room for @size
+ * bytes, 8-byte aligned; NULL: the session's scratch) rather than always
+ * to the scratch: the recorder copies records straight into its output.
+ */
+typedef void *(*dw_place_fn)(__u32 size, void *arg);
+int dw_session_drain_to(struct dw_session *s, dw_place_fn place, dw_record_fn fn, void *arg);
 void dw_session_close(struct dw_session *s);
 /*
  * Drain a ring that is already mapped (tests build one in memory): checks

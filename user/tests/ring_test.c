@@ -360,6 +360,51 @@ TEST_F(ring, the_record_fn_stopped_at_was_consumed_the_rest_follow)
 	EXPECT_EQ(0, self->seen.bad);
 }
 
+/* dw_session_drain_to(): each record goes to the next slot of a buffer. */
+struct placed {
+	struct seen seen;
+	__u64 room[1024];
+	__u32 used, wrong_place;
+	int refuse;		/* place says NULL: the scratch */
+};
+
+static void *place_next(__u32 size, void *arg)
+{
+	struct placed *p = arg;
+
+	if (p->refuse || p->used + size > sizeof(p->room))
+		return NULL;
+	return &p->room[p->used / 8];
+}
+
+static int check_placed(const struct dunwind_rec_header *rec, void *arg)
+{
+	struct placed *p = arg;
+	const __u64 *at = (const void *)rec;
+	int in_buf = at >= p->room && at < p->room + 1024;
+
+	p->wrong_place += p->refuse ? in_buf : at != &p->room[p->used / 8];
+	p->used += rec->size;
+	return check_seq(rec, &p->seen);
+}
+
+TEST_F(ring, drain_to_copies_each_record_where_place_says_or_to_the_scratch)
+{
+	static struct placed p;
+	int i, round;
+
+	for (round = 0; round < 2; round++) {
+		memset(&p, 0, sizeof(p));
+		p.refuse = round;
+		p.seen.next = (__u64)round * 3;
+		for (i = 0; i < 3; i++)
+			produce(&self->f, mk_seq(&self->b, (__u64)(round * 3 + i)));
+		EXPECT_EQ(3, dw_session_drain_to(&self->s, place_next, check_placed, &p));
+		EXPECT_EQ(0, p.seen.bad);
+		EXPECT_EQ(0u, p.wrong_place);
+	}
+}
+
 /* A 1024-byte ring, attached, holding record 0: heads, tails and sizes made hostile. */
 FIXTURE(hostile) {
 	struct fake_ring f;
