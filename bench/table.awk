@@ -213,7 +213,8 @@ END {
 		print "| qsort | compare (libc qsort...) sort_once c b a main | hot callback called from libc |"
 		print "| syscall | (libc write) do_write c b a main | write(2) of 1 byte to /dev/null |"
 		print "| sleep | (libc nanosleep) nap c b a main | 20 us nanosleep: off-CPU loop |"
-		print "| threads | leaf c b a worker | 8 threads running the chain |"
+		print "| threads | leaf c b a worker | 8 threads running the chain" \
+			(exact ? "; in exact mode on one vCPU (below) |" : " |")
 		print ""
 		print "Tools: *perf-fp* `perf record -g` (`--call-graph fp`), *perf-dwarf*" \
 			" `--call-graph dwarf` (8 KiB stack copies), *dunwind* `dunwind record`" \
@@ -254,7 +255,16 @@ END {
 			" stub) they start at the function that calls the library: a walk that" \
 			" skips a frame is caught.  " (exact ? "In exact mode the guest's clock" \
 			" counts instructions: a run gives the same work to a few iterations" \
-			" whatever the host does." : "The guest runs on TCG under whatever" \
+			" whatever the host does.  That holds while one vCPU runs: QEMU runs" \
+			" the vCPUs in turn on one thread, so with two busy vCPUs a vCPU's" \
+			" clock also counts the other's instructions (the module's ns" \
+			" counters, handler and walk, are no instruction counts then), and" \
+			" the second vCPU's timer interrupts stop now and then for up to" \
+			" 0.7 s (/proc/interrupts), which cost either tool a third of its" \
+			" samples in some runs and made throughput unfair between tools." \
+			"  So the threads workload runs with every tool pinned to CPU 0" \
+			" (`taskset -c 0`, the recorder too): 8 threads on one vCPU, every" \
+			" run " secs * freq " samples or so." : "The guest runs on TCG under whatever" \
 			" else the host runs: throughput figures are only as good as the" \
 			" *spread* column says.")
 		print ""
