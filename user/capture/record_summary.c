@@ -80,6 +80,25 @@ static void summary_samples(const struct dw_recorder *st, int off_cpu, int syste
 	}
 }
 
+/*
+ * Fewer on-CPU samples than the clock owed the command's CPU time: none
+ * was lost here (the module counts every overflow it is given), the
+ * kernel's timer fired less often.  Within 10 % is the clock's rounding.
+ */
+static void summary_asked(const struct dw_recorder *st, const struct dunwind_stats *ks,
+			  int have_stats)
+{
+	unsigned long long got = have_stats ? ks->samples : st->samples - st->offcpu;
+
+	if (st->samples_asked < 100 || got * 10 >= st->samples_asked * 9)
+		return;
+	fprintf(stderr, "dunwind: warning: %llu samples in the command's %.2f s of CPU time, "
+		"where the clock owed %llu (%.0f %% fewer): the kernel's sampling timer fired "
+		"less often than asked (a VM whose timer interrupts stall?), for any profiler; "
+		"none was lost here\n", got, st->target_cpu_ns / 1e9, st->samples_asked,
+		100.0 - 100.0 * (double)got / (double)st->samples_asked);
+}
+
 /* The other records; lost ones; the SFrame tables given to the module. */
 static void summary_records(const struct dw_recorder *st, int system_wide)
 {
@@ -175,6 +194,7 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 		       int system_wide, const struct dunwind_stats *ks, int have_stats)
 {
 	summary_samples(st, off_cpu, system_wide, ks, have_stats);
+	summary_asked(st, ks, have_stats);
 	summary_records(st, system_wide);
 	if (have_stats)
 		summary_module(ks);

@@ -26,6 +26,8 @@ struct dw_recorder {
 	unsigned long long lost[DUNWIND_REC_MAX];
 	/* The recorder's own CPU time while the session ran (CLOCK_PROCESS_CPUTIME_ID). */
 	unsigned long long cpu_ns;
+	/* The command's CPU time and the samples the clocks owe it; 0: unknown. */
+	unsigned long long target_cpu_ns, samples_asked;
 	int write_err;
 	/* SFrame tables generated for libraries without .sframe. */
 	struct dw_sframe_feed feed;

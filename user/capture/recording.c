@@ -19,6 +19,7 @@
 #include "capture/record_summary.h"
 #include "capture/recording.h"
 #include "util/clock.h"
+#include "util/proc_cpu.h"
 #include "util/spawn.h"
 
 #define DW_POLL_MS		250	/* longest sleep while recording: the module wakes
@@ -260,6 +261,26 @@ int dw_record_loop(struct dw_record_run *r)
 }
 
 /*
+ * The command's CPU time into @r->st, and with a clock event the samples
+ * it owes at -F or -c (the clocks sample CPU time), so that the summary can
+ * tell when fewer came than were asked.  Read before the command is reaped.
+ */
+static void asked_samples(struct dw_record_run *r)
+{
+	const struct dw_record_opts *o = r->o;
+	unsigned long long ns;
+
+	/* -a/-C: the events sample CPUs, not the command. */
+	if (!r->child || o->all_cpus || dw_proc_cpu_ns(r->child, !o->no_inherit, &ns))
+		return;
+	r->st.target_cpu_ns = ns;
+	if (dw_event_is_hw(o->event))
+		return;
+	r->st.samples_asked = o->period ? ns / o->period : ns / 1000000000ULL * o->freq +
+			      ns % 1000000000ULL * o->freq / 1000000000ULL;
+}
+
+/*
  * Stop the session (which answers every cookie) and collect what is still
  * in the ring, then the module's statistics.  @ret: so far; returns it, or
  * 1 on a new failure (said).
@@ -284,6 +305,7 @@ int dw_record_stop(struct dw_record_run *r, int ret)
 	}
 	r->have_stats = !dw_session_stats(&r->s, &r->ks);
 	r->st.cpu_ns = dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - r->cpu_start;
+	asked_samples(r);
 	return ret;
 }
 
