@@ -199,8 +199,9 @@ static bool dunwind_barrier_settle(struct dunwind_barrier *b, u32 dev, u64 ino)
 void dunwind_barrier_wait(struct dunwind_session *s, u32 dev, u64 ino)
 {
 	struct dunwind_barrier *b = &s->barrier;
-	u64 t0 = local_clock();
+	struct dunwind_oncpu t0;
 
+	dunwind_oncpu_start(&t0);
 	might_sleep();
 	wait_event_killable_timeout(b->wq, dunwind_barrier_done(b, dev, ino),
 				    msecs_to_jiffies(s->cfg.barrier_ms));
@@ -208,7 +209,8 @@ void dunwind_barrier_wait(struct dunwind_session *s, u32 dev, u64 ino)
 	/* A timeout, a fatal signal, STOP, or another walk's timeout. */
 	if (!dunwind_barrier_settle(b, dev, ino))
 		dunwind_count(s, DW_CNT_BARRIER_MISSED, 1);
-	dunwind_count(s, DW_CNT_BARRIER_NS, local_clock() - t0);
+	/* Of the walk's time (dunwind_walk_user()): run-queue waits are out. */
+	dunwind_count(s, DW_CNT_BARRIER_NS, dunwind_oncpu_since(&t0));
 }
 
 /**

@@ -235,4 +235,18 @@ static inline bool dunwind_mm_seq_begin(struct mm_struct *mm, unsigned int *seq)
 #endif
 }
 
+/*
+ * ns @task has waited runnable on a run queue, in all (preempted, or woken
+ * and not yet running), updated when it gets a CPU again; 0 without
+ * CONFIG_SCHED_INFO (Debian's kernels have it; the 6.12-debug build not).
+ */
+static inline u64 dunwind_task_run_delay(struct task_struct *task)
+{
+#ifdef CONFIG_SCHED_INFO
+	return READ_ONCE(task->sched_info.run_delay);			/* 6.1, 6.12, 7.2 */
+#else
+	return 0;
+#endif
+}
+
 #endif /* DUNWIND_COMPAT_H */

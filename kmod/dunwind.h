@@ -18,6 +18,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/sched/clock.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -483,6 +484,32 @@ static inline int dunwind_copy_arg(void *dst, size_t size, u32 min, const void _
 static inline void dunwind_count(struct dunwind_session *s, enum dunwind_counter c, u64 v)
 {
 	atomic64_add(v, &s->cnt[c]);
+}
+
+/* A start of a span of current's time: local_clock() and its run-queue waits. */
+struct dunwind_oncpu {
+	u64 clock;
+	u64 run_delay;
+};
+
+static inline void dunwind_oncpu_start(struct dunwind_oncpu *t)
+{
+	t->clock = local_clock();
+	t->run_delay = dunwind_task_run_delay(current);
+}
+
+/*
+ * ns since dunwind_oncpu_start(@t), less the time current waited on a run
+ * queue meanwhile (preempted, or woken and not yet running): the span's own
+ * time, not other threads'.  Sleeps still count.
+ * Context: the thread that started @t; process.
+ */
+static inline u64 dunwind_oncpu_since(const struct dunwind_oncpu *t)
+{
+	u64 ns = local_clock() - t->clock;
+	u64 waited = dunwind_task_run_delay(current) - t->run_delay;
+
+	return ns > waited ? ns - waited : 0;
 }
 
 struct dunwind_session *dunwind_session_new(void);

@@ -866,6 +866,31 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 }
 
 /*
+ * dunwind_walk_unwait() - take @waited ns, which the thread spent on a run
+ * queue during one dunwind_walk_once(), out of the per-frame counters
+ * @s:		session
+ * @waited:	the thread's run-queue waits over the walk, in ns (not 0)
+ * @fp0:	DW_CNT_FP_CYCLES before the walk
+ * @sf0:	DW_CNT_SFRAME_CYCLES before the walk
+ *
+ * A preempted walk's wait fell into the frame it was recovering, whose
+ * method's counter grew the most meanwhile (the wait dwarfs a frame's own
+ * cost).  Never more than that counter grew, so it cannot go below zero.
+ * Context: task_work of the walked thread.
+ */
+static void dunwind_walk_unwait(struct dunwind_session *s, u64 waited, u64 fp0, u64 sf0)
+{
+	u64 fp = atomic64_read(&s->cnt[DW_CNT_FP_CYCLES]) - fp0;
+	u64 sf = atomic64_read(&s->cnt[DW_CNT_SFRAME_CYCLES]) - sf0;
+	u64 cycles = mul_u64_u32_div(waited, tsc_khz, NSEC_PER_MSEC);
+
+	if (fp > sf)
+		dunwind_count(s, DW_CNT_FP_CYCLES, -min(cycles, fp));
+	else
+		dunwind_count(s, DW_CNT_SFRAME_CYCLES, -min(cycles, sf));
+}
+
+/*
  * Files one walk may wait for (the table barrier), each once per
  * session: a stack through more libraries mapped just now is walked as
  * without the barrier past them.
@@ -888,7 +913,14 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 
 	might_fault();
 	for (round = 0; ; round++) {
+		u64 fp0 = atomic64_read(&s->cnt[DW_CNT_FP_CYCLES]);
+		u64 sf0 = atomic64_read(&s->cnt[DW_CNT_SFRAME_CYCLES]);
+		u64 delay = dunwind_task_run_delay(current), waited;
+
 		dunwind_walk_once(s, regs, w, round < DUNWIND_WALK_BARRIERS, &dev, &ino);
+		waited = dunwind_task_run_delay(current) - delay;
+		if (waited)
+			dunwind_walk_unwait(s, waited, fp0, sf0);
 		if (!ino)
 			break;
 		dunwind_barrier_wait(s, dev, ino);
@@ -901,8 +933,10 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 {
 	u64 cookie = slot->cookie, exec_id = slot->exec_id;
 	struct dunwind_walk w = { .max = s->cfg.max_user_frames };
-	u64 small[DUNWIND_WALK_SMALL], t0 = local_clock();
+	u64 small[DUNWIND_WALK_SMALL];
+	struct dunwind_oncpu t0;
 
+	dunwind_oncpu_start(&t0);
 	/* An exec since the sample: the sampled image is gone. */
 	if ((current->flags & PF_EXITING) || READ_ONCE(current->self_exec_id) != exec_id) {
 		w.stop = DUNWIND_STOP_EXITED;
@@ -916,7 +950,8 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 	dunwind_walk_record(s, slot, cookie, &w);
 	dunwind_count(s, DW_CNT_WALKS, 1);
 	dunwind_count(s, DW_CNT_USER_FRAMES, w.nr);
-	dunwind_count(s, DW_CNT_WALK_NS, local_clock() - t0);
+	/* Not the time other threads ran while the walk was preempted. */
+	dunwind_count(s, DW_CNT_WALK_NS, dunwind_oncpu_since(&t0));
 	if (w.ips != small)
 		kfree(w.ips);
 }

@@ -208,7 +208,8 @@ enum dunwind_event {
  * @lost:		records dropped because the ring was full, by type
  *			(index = enum dunwind_rec_type; [0] is the total).
  * @handler_ns:		time spent in the overflow handler.
- * @walk_ns:		time spent in user walks (task_work).
+ * @walk_ns:		time spent in user walks (task_work), less the
+ *			walking thread's run-queue waits (CONFIG_SCHED_INFO).
  * @fp_ns:		of @walk_ns, time spent recovering FP frames.
  * @sframe_ns:		of @walk_ns, time spent recovering SFrame frames.
  * @pending_full:	samples that found the pending table full.
@@ -226,7 +227,8 @@ enum dunwind_event {
  *			(DUNWIND_CFG_TABLE_BARRIER).
  * @barrier_missed:	of those, waits that ended without a verdict (the
  *			time limit, a fatal signal, or STOP).
- * @barrier_ns:		time walks spent waiting, of @walk_ns.
+ * @barrier_ns:		time walks spent waiting, of @walk_ns (also less
+ *			run-queue waits).
  * @walk_samples:	samples (on- or off-CPU) taken while the thread ran
  *			this session's own user walk (DUNWIND_SAMPLE_IN_WALK):
  *			the profiler's overhead, not the program's work.
