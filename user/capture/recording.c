@@ -287,12 +287,15 @@ static void asked_samples(struct dw_record_run *r)
  */
 int dw_record_stop(struct dw_record_run *r, int ret)
 {
+	unsigned long long cpu0 = dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	long long t0;
 	int err, idle;
 
 	err = dw_session_stop(&r->s);
 	if (err)
 		report(r->o, "stopping the session", err);
+	/* The recorder's CPU leaves out the stop (the module answers every cookie). */
+	r->cpu_start += dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	t0 = dw_now_ms();
 	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && dw_now_ms() - t0 < DW_FINAL_MAX_MS;) {
 		int n = drain(&r->s, &r->st, r->o);
