@@ -127,15 +127,32 @@ void dunwind_ring_free(struct dunwind_ring *r)
 	dunwind_ring_uncharge(r, (r->size >> PAGE_SHIFT) + 1);
 }
 
-/* Copy @len bytes to data position @pos, wrapping at the end of the area. */
+/*
+ * Copy @words u64s to @dst.  Word by word: memcpy() may be "rep movsb",
+ * a string instruction that a CPU emulator (QEMU TCG, the benchmarks'
+ * exact mode) executes, and counts, byte by byte.
+ */
+static void dunwind_ring_copy_words(u64 *dst, const u64 *src, u64 words)
+{
+	u64 i;
+
+	for (i = 0; i < words; i++)
+		dst[i] = src[i];
+}
+
+/*
+ * Copy @len bytes to data position @pos, wrapping at the end of the area;
+ * @pos and @len are multiples of 8, as the ring's size.
+ */
 static void dunwind_ring_copy(struct dunwind_ring *r, u64 pos, const void *src, u32 len)
 {
 	u64 off = pos & r->mask;
 	u64 first = min_t(u64, len, r->size - off);
 
-	memcpy(r->data + off, src, first);
+	dunwind_ring_copy_words((u64 *)(r->data + off), src, first / 8);
 	if (first < len)
-		memcpy(r->data, (const u8 *)src + first, len - first);
+		dunwind_ring_copy_words((u64 *)r->data, (const u64 *)src + first / 8,
+					(len - first) / 8);
 }
 
 static u64 dunwind_ring_used(struct dunwind_ring *r)
@@ -249,8 +266,9 @@ int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
 	raw_spin_unlock_irqrestore(&r->lock, flags);
 
 	/* The header never wraps: positions are 8-aligned, size >= PAGE_SIZE. */
-	dunwind_ring_copy(r, pos + sizeof(u32), (const u8 *)head + sizeof(u32),
-			  head_len - sizeof(u32));
+	hdr->misc = src->misc;
+	hdr->size = src->size;
+	dunwind_ring_copy(r, pos + sizeof(*hdr), src + 1, head_len - sizeof(*hdr));
 	if (tail_len)
 		dunwind_ring_copy(r, pos + head_len, tail, tail_len);
 	/* Commit.  Pairs with the recorder's load-acquire of hdr->type. */
