@@ -213,20 +213,18 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **
 /*
  * Was the mapping the walk's memo has for @ip reported?  Sets [*lo, *hi)
  * to its range if so: no mmap lock for the mappings a walk looked up.
+ * @key: the walk's generation and process, its mapping filled in here.
  */
 static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
 				   const struct dunwind_sframe_memo *memo, unsigned long ip,
-				   unsigned long *lo, unsigned long *hi)
+				   struct dunwind_mmap_key *key, unsigned long *lo, unsigned long *hi)
 {
 	const struct dunwind_sframe_map *m = dunwind_sframe_memo_find(memo, ip);
-	struct dunwind_mmap_key key = {};
 
 	if (!m)
 		return false;
-	key.vma = m->key;
-	key.gen = atomic_read(&s->exec_gen);
-	key.pid = task_tgid_nr(current);
-	if (!dunwind_mmap_is_seen(&s->mmap_seen, &key))
+	key->vma = m->key;
+	if (!dunwind_mmap_is_seen(&s->mmap_seen, key))
 		return false;
 	*lo = m->key.start;
 	*hi = m->key.end;
@@ -246,10 +244,13 @@ void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_
 			 const u64 *ips, unsigned int nr)
 {
 	unsigned long lo[4] = {}, hi[4] = {};
+	struct dunwind_mmap_key key = {};
 	unsigned int i, j, next = 0;
 	char *buf = NULL;
 
 	might_fault();
+	key.gen = atomic_read(&s->exec_gen);
+	key.pid = task_tgid_nr(current);
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < ARRAY_SIZE(lo); j++)
 			if (ips[i] >= lo[j] && ips[i] < hi[j])
@@ -257,7 +258,7 @@ void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_
 		if (j < ARRAY_SIZE(lo))
 			continue;
 		j = next++ % ARRAY_SIZE(lo);
-		if (dunwind_mmap_memo_seen(s, memo, ips[i], &lo[j], &hi[j]))
+		if (dunwind_mmap_memo_seen(s, memo, ips[i], &key, &lo[j], &hi[j]))
 			continue;
 		if (dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
 			lo[j] = hi[j] = 0;
