@@ -374,9 +374,9 @@ enum dunwind_counter {
 	DW_CNT_USER_FRAMES,
 	DW_CNT_FP_FRAMES,
 	DW_CNT_SFRAME_FRAMES,
-	DW_CNT_HANDLER_NS,
-	DW_CNT_WALK_NS,
-	DW_CNT_FP_CYCLES,		/* TSC cycles: dunwind_cycles_ns() */
+	DW_CNT_HANDLER_CYCLES,		/* TSC cycles: dunwind_cycles_ns() */
+	DW_CNT_WALK_NS,			/* dunwind_oncpu_since() */
+	DW_CNT_FP_CYCLES,
 	DW_CNT_SFRAME_CYCLES,
 	DW_CNT_PENDING_FULL,
 	DW_CNT_THREADS,
@@ -486,15 +486,21 @@ static inline void dunwind_count(struct dunwind_session *s, enum dunwind_counter
 	atomic64_add(v, &s->cnt[c]);
 }
 
-/* A start of a span of current's time: local_clock() and its run-queue waits. */
+/* kmod/walk.c: TSC cycles in ns. */
+u64 dunwind_cycles_ns(u64 cycles);
+
+/*
+ * A start of a span of current's time: the TSC (one instruction, where
+ * local_clock() is dozens) and the thread's run-queue waits so far.
+ */
 struct dunwind_oncpu {
-	u64 clock;
+	u64 cycles;
 	u64 run_delay;
 };
 
 static inline void dunwind_oncpu_start(struct dunwind_oncpu *t)
 {
-	t->clock = local_clock();
+	t->cycles = get_cycles();
 	t->run_delay = dunwind_task_run_delay(current);
 }
 
@@ -506,7 +512,9 @@ static inline void dunwind_oncpu_start(struct dunwind_oncpu *t)
  */
 static inline u64 dunwind_oncpu_since(const struct dunwind_oncpu *t)
 {
-	u64 ns = local_clock() - t->clock;
+	u64 c = get_cycles();
+	/* 0 if the TSC went back (a move to another CPU), as the frame counters. */
+	u64 ns = (s64)(c - t->cycles) > 0 ? dunwind_cycles_ns(c - t->cycles) : 0;
 	u64 waited = dunwind_task_run_delay(current) - t->run_delay;
 
 	return ns > waited ? ns - waited : 0;
@@ -596,7 +604,6 @@ int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending
 void dunwind_walk_work(struct callback_head *work);
 int dunwind_walk_emit_exited(struct dunwind_session *s, struct dunwind_pending_slot *slot,
 			     u64 cookie, u8 stop);
-u64 dunwind_cycles_ns(u64 cycles);
 void dunwind_walk_end_session(struct dunwind_session *s);
 void dunwind_walk_drain(struct dunwind_session *s);
 void dunwind_walk_detach(struct dunwind_session *s);

@@ -11,13 +11,13 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/delay.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
+#include <asm/tsc.h>
 #include <asm/unwind.h>
 #include "dunwind.h"
 #include "record.h"
@@ -295,7 +295,7 @@ static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs
 	struct dunwind_rec_sample rec = {};
 	struct dunwind_stash stash, *want = NULL;
 	bool stashed = false;
-	u64 t0 = local_clock();
+	u64 c0 = get_cycles();	/* one instruction, where local_clock() is dozens */
 	struct dunwind_scratch *sc;
 	unsigned int nr = 0;
 	int lvl = in_nmi() ? 1 : 0;
@@ -345,7 +345,8 @@ static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs
 
 	sc->busy[lvl] = 0;
 	dunwind_count(s, DW_CNT_SAMPLES, 1);
-	dunwind_count(s, DW_CNT_HANDLER_NS, local_clock() - t0);
+	/* Interrupts off: on this CPU's TSC throughout. */
+	dunwind_count(s, DW_CNT_HANDLER_CYCLES, get_cycles() - c0);
 }
 
 /**

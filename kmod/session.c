@@ -711,7 +711,7 @@ int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 	st.user_frames = atomic64_read(&s->cnt[DW_CNT_USER_FRAMES]);
 	st.fp_frames = atomic64_read(&s->cnt[DW_CNT_FP_FRAMES]);
 	st.sframe_frames = atomic64_read(&s->cnt[DW_CNT_SFRAME_FRAMES]);
-	st.handler_ns = atomic64_read(&s->cnt[DW_CNT_HANDLER_NS]);
+	st.handler_ns = dunwind_cycles_ns(atomic64_read(&s->cnt[DW_CNT_HANDLER_CYCLES]));
 	st.walk_ns = atomic64_read(&s->cnt[DW_CNT_WALK_NS]);
 	st.fp_ns = dunwind_cycles_ns(atomic64_read(&s->cnt[DW_CNT_FP_CYCLES]));
 	st.sframe_ns = dunwind_cycles_ns(atomic64_read(&s->cnt[DW_CNT_SFRAME_CYCLES]));

@@ -8,7 +8,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
@@ -929,6 +928,10 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 	dunwind_count(s, DW_CNT_SFRAME_FRAMES, w->nr_sframe);
 }
 
+/*
+ * The walk of @slot's cookie, timed with the TSC (one instruction, where
+ * local_clock() is dozens).
+ */
 static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_slot *slot)
 {
 	u64 cookie = slot->cookie, exec_id = slot->exec_id;
