@@ -148,6 +148,7 @@ struct dunwind_unwind {
 	unsigned int nr_restorers;
 	bool restorers_read;		/* @restorer is filled in */
 	unsigned int signals;		/* signal frames crossed */
+	bool entries_read;		/* @entry and @ld_entry are filled in */
 	unsigned long entry;		/* AT_ENTRY: the program's _start; 0 unknown */
 	unsigned long ld_entry;		/* the loader's entry point; 0 unknown, none */
 	bool barrier;			/* may stop for a file's verdict (table barrier) */
@@ -276,7 +277,9 @@ static unsigned long dunwind_unwind_auxv(struct mm_struct *mm, unsigned long typ
 /*
  * The entry points where the process's first instruction can lie: the
  * program's (AT_ENTRY) and, for a dynamic program, the loader's (its ELF
- * header's e_entry, read from its image at AT_BASE).
+ * header's e_entry, read from its image at AT_BASE).  Read when first
+ * asked, once per walk: a walk that tables cover to its end never reads
+ * them.
  * Context: task_work of current (may fault).
  */
 static void dunwind_unwind_entries(struct dunwind_unwind *st)
@@ -284,6 +287,7 @@ static void dunwind_unwind_entries(struct dunwind_unwind *st)
 	struct mm_struct *mm = current->mm;
 	unsigned long base = dunwind_unwind_auxv(mm, AT_BASE), e_entry;
 
+	st->entries_read = true;
 	st->entry = dunwind_unwind_auxv(mm, AT_ENTRY);
 	if (base && !get_user(e_entry, (const unsigned long __user *)
 			      (base + offsetof(struct elf64_hdr, e_entry))))
@@ -314,10 +318,12 @@ static __always_inline bool dunwind_unwind_near(unsigned long pc, unsigned long 
 }
 
 /* Is the frame at @st in the process's entry code (_start, the loader's)? */
-static bool dunwind_unwind_at_entry(const struct dunwind_unwind *st)
+static bool dunwind_unwind_at_entry(struct dunwind_unwind *st)
 {
 	unsigned long pc = st->exact ? st->ip : st->ip - 1;
 
+	if (!st->entries_read)
+		dunwind_unwind_entries(st);
 	return dunwind_unwind_near(pc, st->entry) || dunwind_unwind_near(pc, st->ld_entry);
 }
 
@@ -623,7 +629,6 @@ static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_sessi
 	st->bx = regs->bx;
 	st->bx_state = DUNWIND_BX_VALUE;
 	st->exact = true;
-	dunwind_unwind_entries(st);
 	if (dunwind_unwind_first_vmas(st)) {
 		/* Still one frame: the IP is known. */
 		st->last = true;
