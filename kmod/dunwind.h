@@ -136,6 +136,15 @@ struct dunwind_pending_slot {
 	struct dunwind_walk_box *box;	/* NULL once close left it behind */
 	struct callback_head kick;	/* close: wakes @task to run @work */
 	struct irq_work bounce;		/* 6.1: queues @work after an NMI */
+	/*
+	 * Room for max_user_frames IPs (@ips) and for their SAMPLE_STACK
+	 * coding (@code), each kmalloc'd by the slot's first walk that needs
+	 * more than its stack frame holds (kmod/walk.c, kmod/sample_stack.c),
+	 * then used by the walks of the slot's owners, one at a time; freed
+	 * with the table.
+	 */
+	u64 *ips;
+	u8 *code;
 };
 
 struct dunwind_pending {

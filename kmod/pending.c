@@ -60,8 +60,11 @@ void dunwind_pending_free(struct dunwind_pending *p)
 	u32 i;
 
 	/* Boxes close left behind are their threads' to free. */
-	for (i = 0; p->slots && i <= p->mask; i++)
+	for (i = 0; p->slots && i <= p->mask; i++) {
 		kfree(p->slots[i].box);
+		kfree(p->slots[i].ips);
+		kfree(p->slots[i].code);
+	}
 	kvfree(p->slots);
 	p->slots = NULL;
 }

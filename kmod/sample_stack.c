@@ -16,7 +16,10 @@
 #include "dunwind.h"
 #include "record.h"
 
-/* IPs whose coded form fits in the writer's stack frame. */
+/*
+ * IPs whose coded form fits in the writer's stack frame; a longer stack is
+ * coded in the slot's array (dunwind_pending_slot.code).
+ */
 #define DUNWIND_SAMPLE_STACK_SMALL	32
 
 /* The stashed sample of @slot as a SAMPLE of @pid/@tid; @slot->stashed taken. */
@@ -75,16 +78,22 @@ void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pendin
 int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending_slot *slot,
 			       const struct dunwind_rec_user_stack *us, const u64 *ips)
 {
-	u8 small[DUNWIND_SAMPLE_STACK_SMALL * DUNWIND_IPCODE_MAX + 8];
+	/* Written before read: not zeroed (CONFIG_INIT_STACK_ALL_ZERO). */
+	u8 small[DUNWIND_SAMPLE_STACK_SMALL * DUNWIND_IPCODE_MAX + 8] __uninitialized;
 	struct dunwind_rec_sample_stack rec = {};
 	u8 *buf = NULL;
 	u32 len;
 	int ret;
 
-	if (us->nr <= DUNWIND_SAMPLE_STACK_SMALL)
+	if (us->nr <= DUNWIND_SAMPLE_STACK_SMALL) {
 		buf = small;
-	else if (us->nr)
-		buf = kmalloc(us->nr * DUNWIND_IPCODE_MAX + 8, GFP_KERNEL);
+	} else {
+		/* Kept for the slot's later deep walks, as its IP array. */
+		if (!slot->code)
+			slot->code = kmalloc(s->cfg.max_user_frames * DUNWIND_IPCODE_MAX + 8,
+					     GFP_KERNEL_ACCOUNT);
+		buf = slot->code;
+	}
 	if (!us->nr || !buf) {
 		ret = dunwind_stash_write(s, slot, us->pid, us->tid);
 		return dunwind_ring_write(&s->ring, us, sizeof(*us), ips,
@@ -106,9 +115,5 @@ int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending
 	rec.stop = us->stop;
 	rec.nr_fp = us->nr_fp;
 	rec.nr_sframe = us->nr_sframe;
-	ret = dunwind_ring_write(&s->ring, &rec, sizeof(rec), buf,
-				 rec.hdr.size - sizeof(rec));
-	if (buf != small)
-		kfree(buf);
-	return ret;
+	return dunwind_ring_write(&s->ring, &rec, sizeof(rec), buf, rec.hdr.size - sizeof(rec));
 }

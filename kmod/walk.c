@@ -26,12 +26,15 @@
 
 /*
  * Frames a walk keeps in its own stack frame: most walks are shorter and
- * need no allocation; a deeper one moves to a kmalloc'd array of @max.
+ * need no allocation; a deeper one moves to an array of @max that its
+ * pending slot keeps for the slot's later deep walks
+ * (dunwind_pending_slot.ips).
  */
 #define DUNWIND_WALK_SMALL	32
 
 struct dunwind_walk {
-	u64 *ips;			/* the walker's small array, or kmalloc'd */
+	u64 *ips;			/* the walker's small array, or *@big */
+	u64 **big;			/* the slot's array of @max, or NULL */
 	unsigned int nr;
 	unsigned int cap;		/* room at @ips */
 	unsigned int max;
@@ -41,15 +44,18 @@ struct dunwind_walk {
 	u8 stop;
 };
 
-/* Room for @max frames, once the small array is full.  Return: 0, or -ENOMEM. */
+/*
+ * Room for @max frames, once the small array is full: the slot's array,
+ * allocated at its first deep walk.  Return: 0, or -ENOMEM.
+ */
 static int dunwind_walk_grow(struct dunwind_walk *w)
 {
-	u64 *ips = kmalloc_array(w->max, sizeof(u64), GFP_KERNEL);
-
-	if (!ips)
+	if (!*w->big)
+		*w->big = kmalloc_array(w->max, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	if (!*w->big)
 		return -ENOMEM;
-	memcpy(ips, w->ips, w->nr * sizeof(u64));
-	w->ips = ips;
+	memcpy(*w->big, w->ips, w->nr * sizeof(u64));
+	w->ips = *w->big;
 	w->cap = w->max;
 	return 0;
 }
@@ -940,8 +946,9 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_slot *slot)
 {
 	u64 cookie = slot->cookie, exec_id = slot->exec_id;
-	struct dunwind_walk w = { .max = s->cfg.max_user_frames };
-	u64 small[DUNWIND_WALK_SMALL];
+	struct dunwind_walk w = { .max = s->cfg.max_user_frames, .big = &slot->ips };
+	/* Read only below @w.nr: not zeroed (CONFIG_INIT_STACK_ALL_ZERO). */
+	u64 small[DUNWIND_WALK_SMALL] __uninitialized;
 	struct dunwind_oncpu t0;
 
 	dunwind_oncpu_start(&t0);
@@ -951,8 +958,9 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 	} else if (!current->mm) {
 		w.stop = DUNWIND_STOP_NO_MM;
 	} else {
-		w.ips = small;
-		w.cap = min_t(unsigned int, w.max, ARRAY_SIZE(small));
+		/* A slot that walked deep before has room for any walk. */
+		w.ips = slot->ips ? slot->ips : small;
+		w.cap = slot->ips ? w.max : min_t(unsigned int, w.max, ARRAY_SIZE(small));
 		dunwind_walk_frames(s, task_pt_regs(current), &w);
 	}
 	dunwind_walk_record(s, slot, cookie, &w);
@@ -960,8 +968,6 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 	dunwind_count(s, DW_CNT_USER_FRAMES, w.nr);
 	/* Not the time other threads ran while the walk was preempted. */
 	dunwind_count(s, DW_CNT_WALK_NS, dunwind_oncpu_since(&t0));
-	if (w.ips != small)
-		kfree(w.ips);
 }
 
 /**
