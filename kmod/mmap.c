@@ -243,7 +243,7 @@ static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
 void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_memo *memo,
 			 const u64 *ips, unsigned int nr)
 {
-	unsigned long lo[4] = {}, hi[4] = {};
+	unsigned long lo[4] = {}, hi[4] = {}, cur_lo = 0, cur_len = 0;
 	struct dunwind_mmap_key key = {};
 	unsigned int i, j, next = 0;
 	char *buf = NULL;
@@ -252,16 +252,20 @@ void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_
 	key.gen = atomic_read(&s->exec_gen);
 	key.pid = task_tgid_nr(current);
 	for (i = 0; i < nr; i++) {
+		/* Most IPs lie in the same mapping as the IP before. */
+		if (ips[i] - cur_lo < cur_len)
+			continue;
 		for (j = 0; j < ARRAY_SIZE(lo); j++)
-			if (ips[i] >= lo[j] && ips[i] < hi[j])
+			if (ips[i] - lo[j] < hi[j] - lo[j])
 				break;
-		if (j < ARRAY_SIZE(lo))
-			continue;
-		j = next++ % ARRAY_SIZE(lo);
-		if (dunwind_mmap_memo_seen(s, memo, ips[i], &key, &lo[j], &hi[j]))
-			continue;
-		if (dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
-			lo[j] = hi[j] = 0;
+		if (j == ARRAY_SIZE(lo)) {
+			j = next++ % ARRAY_SIZE(lo);
+			if (!dunwind_mmap_memo_seen(s, memo, ips[i], &key, &lo[j], &hi[j]) &&
+			    dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
+				lo[j] = hi[j] = 0;
+		}
+		cur_lo = lo[j];
+		cur_len = hi[j] - lo[j];
 	}
 	kfree(buf);
 }
