@@ -607,7 +607,7 @@ u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u
 void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pending_slot *slot,
 				struct task_struct *task);
 int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending_slot *slot,
-			       const struct dunwind_rec_user_stack *us, const u64 *ips);
+			       struct dunwind_rec_user_stack *us, const u64 *ips);
 
 /* kmod/walk.c: the deferred user walk. */
 void dunwind_walk_work(struct callback_head *work);

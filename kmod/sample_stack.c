@@ -13,6 +13,7 @@
  */
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include "dunwind.h"
 #include "record.h"
 
@@ -64,7 +65,8 @@ void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pendin
  * stashed sample
  * @s:		session
  * @slot:	the slot; the caller took @slot->stashed
- * @us:		the USER_STACK the answer would be (header, cookie, counts)
+ * @us:		the USER_STACK the answer would be (header, cookie, counts);
+ *		its time is set here if it is written
  * @ips:	its @us->nr IPs
  *
  * One SAMPLE_STACK; a SAMPLE and the USER_STACK where it would carry no
@@ -76,7 +78,7 @@ void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pendin
  * Return: 0, or -ENOSPC if a record was dropped (counted as lost).
  */
 int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending_slot *slot,
-			       const struct dunwind_rec_user_stack *us, const u64 *ips)
+			       struct dunwind_rec_user_stack *us, const u64 *ips)
 {
 	/* Written before read: not zeroed (CONFIG_INIT_STACK_ALL_ZERO). */
 	u8 small[DUNWIND_SAMPLE_STACK_SMALL * DUNWIND_IPCODE_MAX + 8] __uninitialized;
@@ -96,6 +98,7 @@ int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending
 	}
 	if (!us->nr || !buf) {
 		ret = dunwind_stash_write(s, slot, us->pid, us->tid);
+		us->time = ktime_get_mono_fast_ns();
 		return dunwind_ring_write(&s->ring, us, sizeof(*us), ips,
 					  us->nr * sizeof(u64)) ?: ret;
 	}

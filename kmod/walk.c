@@ -72,7 +72,6 @@ static int dunwind_walk_record(struct dunwind_session *s, struct dunwind_pending
 	rec.hdr.type = DUNWIND_REC_USER_STACK;
 	rec.hdr.size = dunwind_rec_user_stack_size(w->nr);
 	rec.cookie = cookie;
-	rec.time = ktime_get_mono_fast_ns();
 	rec.pid = task_tgid_nr(current);
 	rec.tid = task_pid_nr(current);
 	rec.nr = w->nr;
@@ -83,6 +82,8 @@ static int dunwind_walk_record(struct dunwind_session *s, struct dunwind_pending
 	/* Full barrier: the stash was written before @stashed was set. */
 	if (slot && atomic_xchg(&slot->stashed, 0))
 		return dunwind_sample_stack_write(s, slot, &rec, w->ips);
+	/* A SAMPLE_STACK carries its sample's time: only this reads the clock. */
+	rec.time = ktime_get_mono_fast_ns();
 	return dunwind_ring_write(&s->ring, &rec, sizeof(rec), w->ips, w->nr * sizeof(u64));
 }
 
