@@ -1015,7 +1015,14 @@ void dunwind_walk_work(struct callback_head *work)
 	/* Samples until here shared the cookie; the next stay gets a new one. */
 	dunwind_pending_release(slot);
 	atomic_dec(&s->nr_queued);
-	wake_up(&s->drain_wq);
+	/*
+	 * Close waits for @nr_queued to drop (dunwind_walk_drain()); no one
+	 * else sleeps there.  The full barrier orders the decrement before
+	 * the check, and pairs with the one in the waiter's
+	 * set_current_state().
+	 */
+	if (wq_has_sleeper(&s->drain_wq))
+		wake_up(&s->drain_wq);
 	dunwind_session_put(s);
 	/*
 	 * The module reference taken when the walk was queued goes last.
