@@ -149,6 +149,11 @@ struct dunwind_pending_slot {
 
 struct dunwind_pending {
 	struct dunwind_pending_slot *slots;
+	/*
+	 * Per slot index h: how many slots are owned by threads whose
+	 * window starts at h (kmod/pending.c).
+	 */
+	atomic_t *homes;
 	u32 mask;
 };
 
@@ -158,7 +163,7 @@ struct dunwind_pending_slot *dunwind_pending_find(struct dunwind_pending *p,
 						  struct task_struct *task);
 struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
 						   struct task_struct *task);
-void dunwind_pending_release(struct dunwind_pending_slot *slot);
+void dunwind_pending_release(struct dunwind_pending *p, struct dunwind_pending_slot *slot);
 
 static inline bool dunwind_pending_move(struct dunwind_pending_slot *slot, int from, int to)
 {

@@ -11,7 +11,10 @@
  * in, or blocked at STOP after the handlers are gone), which then cannot
  * insert for itself at the same time.
  * Lookups probe a bounded window of DUNWIND_PENDING_PROBE slots, so the
- * table needs no tombstones and no lock.
+ * table needs no tombstones and no lock.  A window's home count says how
+ * many slots threads whose window starts there own: a thread that finds
+ * its window's count at 0 owns none, and need not probe (most samples:
+ * the first of a stay in the kernel).
  */
 #include <linux/hash.h>
 #include <linux/sched.h>
@@ -32,10 +35,13 @@ int dunwind_pending_init(struct dunwind_pending *p, u32 nr)
 {
 	u32 i;
 
-	p->slots = kvcalloc(nr, sizeof(*p->slots), GFP_KERNEL_ACCOUNT);
-	if (!p->slots)
-		return -ENOMEM;
 	p->mask = nr - 1;
+	p->slots = kvcalloc(nr, sizeof(*p->slots), GFP_KERNEL_ACCOUNT);
+	p->homes = kvcalloc(nr, sizeof(*p->homes), GFP_KERNEL_ACCOUNT);
+	if (!p->slots || !p->homes) {
+		dunwind_pending_free(p);
+		return -ENOMEM;
+	}
 	for (i = 0; i < nr; i++) {
 		struct dunwind_walk_box *box = kzalloc(sizeof(*box), GFP_KERNEL_ACCOUNT);
 
@@ -66,7 +72,9 @@ void dunwind_pending_free(struct dunwind_pending *p)
 		kfree(p->slots[i].code);
 	}
 	kvfree(p->slots);
+	kvfree(p->homes);
 	p->slots = NULL;
+	p->homes = NULL;
 }
 
 static u32 dunwind_pending_hash(struct dunwind_pending *p, struct task_struct *task)
@@ -88,6 +96,13 @@ struct dunwind_pending_slot *dunwind_pending_find(struct dunwind_pending *p,
 	u32 h = dunwind_pending_hash(p, task);
 	int i;
 
+	/*
+	 * @task's own claim counted itself here before this (its own
+	 * handler, or before it ran again), and only its release uncounts
+	 * it: 0 means @task owns no slot.
+	 */
+	if (!atomic_read(&p->homes[h]))
+		return NULL;
 	for (i = 0; i < DUNWIND_PENDING_PROBE; i++) {
 		struct dunwind_pending_slot *slot = &p->slots[(h + i) & p->mask];
 
@@ -121,20 +136,24 @@ struct dunwind_pending_slot *dunwind_pending_claim(struct dunwind_pending *p,
 		 * dunwind_pending_release(), so the previous owner is done
 		 * with the slot before we reuse it.
 		 */
-		if (!READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, task))
+		if (!READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, task)) {
+			atomic_inc(&p->homes[h]);
 			return slot;
+		}
 	}
 	return NULL;
 }
 
 /**
  * dunwind_pending_release() - give a slot back
+ * @p:		its table
  * @slot:	owned by current; not touched again by the caller
  *
  * Context: task_work of the owner (or its overflow handler on failure).
  */
-void dunwind_pending_release(struct dunwind_pending_slot *slot)
+void dunwind_pending_release(struct dunwind_pending *p, struct dunwind_pending_slot *slot)
 {
+	atomic_dec(&p->homes[dunwind_pending_hash(p, slot->task)]);
 	atomic_set(&slot->state, DUNWIND_SLOT_FREE);
 	atomic_set(&slot->stashed, 0);	/* every answer took it; a sample stays no longer */
 	/* Pairs with the cmpxchg in dunwind_pending_claim(). */

@@ -142,7 +142,7 @@ static bool dunwind_queue_walk(struct dunwind_pending_slot *slot, int mode)
 		dunwind_walk_emit_exited(s, slot, cookie, DUNWIND_STOP_EXITED);
 		dunwind_count(s, DW_CNT_WALKS, 1);
 	}
-	dunwind_pending_release(slot);
+	dunwind_pending_release(&s->pending, slot);
 	/* No one waits for this yet: close waits only after the handlers stopped. */
 	atomic_dec(&s->nr_queued);
 	refcount_dec(&s->ref.refcount);	/* never the last: see dunwind_sample_cookie() */

@@ -1013,7 +1013,7 @@ void dunwind_walk_work(struct callback_head *work)
 	}
 	up_read(&s->walk_sem);
 	/* Samples until here shared the cookie; the next stay gets a new one. */
-	dunwind_pending_release(slot);
+	dunwind_pending_release(&s->pending, slot);
 	atomic_dec(&s->nr_queued);
 	/*
 	 * Close waits for @nr_queued to drop (dunwind_walk_drain()); no one
