@@ -248,6 +248,11 @@ struct dunwind_sframe_map {
 					   .sframe, that a registration can give
 					   a table (the table barrier's case) */
 	u64 epoch;			/* which build this is: its cached rules carry it */
+	/*
+	 * The mapping's MMAP record was written for this exec generation
+	 * and process (kmod/mmap.c: dunwind_mmap_tag()); 0: not known.
+	 */
+	u64 reported;
 };
 
 /* The unwind rule for the PCs in [pc_lo, pc_hi). */
@@ -340,6 +345,8 @@ struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,
 						   unsigned long ehdr);
 const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_sframe_memo *memo,
 							  unsigned long pc);
+void dunwind_sframe_reported(struct dunwind_session *s, const struct dunwind_sframe_map *m,
+			     u64 tag);
 
 /* kmod/vmacache.c: mappings walks found, kept while their mm's do not change. */
 #define DUNWIND_VMA_CACHE_MMS	8	/* address spaces per session, by mm */

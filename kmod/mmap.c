@@ -210,9 +210,18 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **
 	return 0;
 }
 
+/* @key's generation and process as one non-zero tag (pids are positive). */
+static u64 dunwind_mmap_tag(const struct dunwind_mmap_key *key)
+{
+	return (u64)(u32)key->gen << 32 | (u32)key->pid;
+}
+
 /*
  * Was the mapping the walk's memo has for @ip reported?  Sets [*lo, *hi)
  * to its range if so: no mmap lock for the mappings a walk looked up.
+ * The session's SFrame cache remembers what the set of reported mappings
+ * answered, so that later walks, whose memo copies its entries, need not
+ * ask the set again.
  * @key: the walk's generation and process, its mapping filled in here.
  */
 static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
@@ -223,9 +232,12 @@ static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
 
 	if (!m)
 		return false;
-	key->vma = m->key;
-	if (!dunwind_mmap_is_seen(&s->mmap_seen, key))
-		return false;
+	if (m->reported != dunwind_mmap_tag(key)) {
+		key->vma = m->key;
+		if (!dunwind_mmap_is_seen(&s->mmap_seen, key))
+			return false;
+		dunwind_sframe_reported(s, m, dunwind_mmap_tag(key));
+	}
 	*lo = m->key.start;
 	*hi = m->key.end;
 	return true;

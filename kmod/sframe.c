@@ -215,6 +215,7 @@ static void dunwind_sframe_build(struct dunwind_sframe_map *m, unsigned long ehd
 
 	m->state = DUNWIND_SMAP_NONE;
 	m->want_table = false;
+	m->reported = 0;
 	m->reg_gen = dunwind_registry_gen();
 	if (!ehdr || dunwind_elf_parse_user(ehdr, &info))
 		return;
@@ -307,6 +308,33 @@ const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_s
 		if (pc >= memo->maps[i].key.start && pc < memo->maps[i].key.end)
 			return &memo->maps[i];
 	return NULL;
+}
+
+/**
+ * dunwind_sframe_reported() - note in the session cache that a mapping's
+ * MMAP record was written
+ * @s:		session
+ * @m:		the walk's memo entry of the mapping
+ * @tag:	the exec generation and process it was written for
+ *
+ * Only the cache's entry of the same build (@m's epoch) is noted: a
+ * rebuilt entry starts unknown, and the set of reported mappings answers.
+ *
+ * Context: task_work (process, preemptible).
+ */
+void dunwind_sframe_reported(struct dunwind_session *s, const struct dunwind_sframe_map *m,
+			     u64 tag)
+{
+	struct dunwind_sframe_cache *c = &s->sframe;
+	struct dunwind_sframe_map *e = &c->maps[dunwind_sframe_slot(m)];
+
+	spin_lock(&c->lock);
+	if (e->state && e->epoch == m->epoch && dunwind_vma_key_eq(&e->key, &m->key)) {
+		write_seqcount_begin(&c->seq);
+		e->reported = tag;
+		write_seqcount_end(&c->seq);
+	}
+	spin_unlock(&c->lock);
 }
 
 /*
