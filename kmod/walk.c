@@ -782,10 +782,13 @@ fault:
  * root) it stops with @st at the last frame it stored, and the full step
  * takes over from there, ending the walk where it must.
  *
+ * Not inlined: dunwind_walk_once()'s frame (the iterator and its memo)
+ * would pass 2 KiB on KASAN kernels.
+ *
  * Context: task_work of current (may fault).
  * Return: the frames added to @w.
  */
-static unsigned int dunwind_walk_fast(struct dunwind_unwind *st, struct dunwind_walk *w)
+static noinline unsigned int dunwind_walk_fast(struct dunwind_unwind *st, struct dunwind_walk *w)
 {
 	const bool fp_only = st->s->cfg.flags & DUNWIND_CFG_FP_ONLY;
 	const struct dunwind_urule *rule = &st->memo.rule;
@@ -797,8 +800,11 @@ static unsigned int dunwind_walk_fast(struct dunwind_unwind *st, struct dunwind_
 		/* The table barrier looks in the memo, which --fp-only leaves empty. */
 		if (st->memo.nr)
 			return 0;
+		/* Every frame pointer step checks both (dunwind_unwind_rule()). */
 		if (!st->restorers_read)
 			dunwind_unwind_restorers(st);
+		if (!st->entries_read)
+			dunwind_unwind_entries(st);
 		if (!user_access_begin((const void __user *)st->sp, st->hi - st->sp))
 			return 0;
 		dunwind_walk_fast_loop(st, &dunwind_fp_rule, true, w->ips, &w->nr, w->cap);
