@@ -697,7 +697,9 @@ static __always_inline bool dunwind_walk_fast_loop(struct dunwind_unwind *st,
 						   bool fp_only, u64 *ips,
 						   unsigned int *nrp, unsigned int cap)
 {
-	const unsigned long pc_lo = rule->pc_lo, pc_hi = rule->pc_hi, hi = st->hi;
+	/* lo <= PC < hi as one compare: PC - lo < hi - lo (an empty range holds none). */
+	const unsigned long pc_lo = rule->pc_lo, pc_len = rule->pc_hi - rule->pc_lo;
+	const unsigned long hi = st->hi;
 	const long cfa_off = rule->cfa_off, ra_off = rule->ra_off;
 	const long fp_off = rule->fp_off, rbx_off = rule->rbx_off;
 	const long dmin = max(-ra_off, rule->fp_saved ? -fp_off : 0);
@@ -706,19 +708,17 @@ static __always_inline bool dunwind_walk_fast_loop(struct dunwind_unwind *st,
 	const unsigned long *restorers_end = restorers +
 		min_t(unsigned int, st->nr_restorers, DUNWIND_MAX_RESTORERS);
 	const unsigned long entry = st->entry, ld_entry = st->ld_entry;
-	/* %rbx: kept, lost, or saved at CFA + rbx_off if that slot is in the frame. */
-	const u8 rbx = rule->rbx == DUNWIND_RBX_SAVED && rbx_off > -(long)sizeof(long) ?
-		       DUNWIND_RBX_LOST : rule->rbx;
-	unsigned long ip = st->ip, sp = st->sp, fp = st->fp, bx = st->bx;
+	unsigned long ip = st->ip, sp = st->sp, fp = st->fp;
 	unsigned int nr = *nrp;
-	u8 bx_state = st->bx_state;
 	bool other_rule = false;
+	long d = 0;		/* the last frame's CFA - SP */
 
 	if (ra_off > -(long)sizeof(long) || (fp_saved && fp_off > -(long)sizeof(long)))
 		return false;
 	while (nr < cap) {
 		unsigned long cfa, ra, caller_fp = fp;
 		const unsigned long *r;
+		long cfa_d;
 
 		if (fp_only) {
 			/* By pointer: no array bounds check (a call) in the window. */
@@ -727,40 +727,45 @@ static __always_inline bool dunwind_walk_fast_loop(struct dunwind_unwind *st,
 			if (r < restorers_end || dunwind_unwind_near(ip - 1, entry) ||
 			    dunwind_unwind_near(ip - 1, ld_entry) || !fp || fp < sp)
 				break;
-		} else if (ip - 1 < pc_lo || ip - 1 >= pc_hi) {
+		} else if (ip - 1 - pc_lo >= pc_len) {
 			other_rule = true;
 			break;
 		}
 		cfa = (cfa_fp ? fp : sp) + cfa_off;
-		if (cfa & (sizeof(long) - 1) || cfa > hi || (long)(cfa - sp) < dmin)
+		cfa_d = cfa - sp;
+		if (cfa & (sizeof(long) - 1) || cfa > hi || cfa_d < dmin)
 			break;
 		unsafe_get_user(ra, (const unsigned long __user *)(cfa + ra_off), fault);
 		if (fp_saved)
 			unsafe_get_user(caller_fp, (const unsigned long __user *)(cfa + fp_off),
 					fault);
-		if (!ra || ra >= TASK_SIZE_MAX)
+		/* Neither 0 nor a kernel address, in one compare. */
+		if (ra - 1 >= TASK_SIZE_MAX - 1)
 			break;
-		/* As dunwind_unwind_next_bx() for a caller frame. */
-		if (rbx == DUNWIND_RBX_SAVED && (long)(cfa - sp) >= -rbx_off) {
-			bx = cfa + rbx_off;
-			bx_state = DUNWIND_BX_AT;
-		} else if (rbx != DUNWIND_RBX_KEPT) {
-			bx_state = DUNWIND_BX_LOST;
-		}
 		ips[nr++] = ra;
 		ip = ra;
 		sp = cfa;
 		fp = caller_fp;
+		d = cfa_d;
 	}
 	/* A fault leaves the frame to the full step, which says so. */
 fault:
-	if (nr != *nrp) {
-		st->ip = ip;
-		st->sp = sp;
-		st->fp = fp;
-		st->bx = bx;
-		st->bx_state = bx_state;
-		*nrp = nr;
+	if (nr == *nrp)
+		return other_rule;
+	st->ip = ip;
+	st->sp = sp;
+	st->fp = fp;
+	*nrp = nr;
+	/*
+	 * %rbx as dunwind_unwind_next_bx() leaves it after each caller frame:
+	 * with one rule for the run, the last frame's step decides (kept,
+	 * lost, or saved at CFA + rbx_off if that slot lies in its frame).
+	 */
+	if (rule->rbx == DUNWIND_RBX_SAVED && rbx_off <= -(long)sizeof(long) && d >= -rbx_off) {
+		st->bx = sp + rbx_off;
+		st->bx_state = DUNWIND_BX_AT;
+	} else if (rule->rbx != DUNWIND_RBX_KEPT) {
+		st->bx_state = DUNWIND_BX_LOST;
 	}
 	return other_rule;
 }
