@@ -58,13 +58,18 @@ int main(int argc, char **argv)
 	snprintf(arg, sizeof(arg), "%lu", mib);
 	printf("ready\n");
 	fflush(stdout);
-	if (!fgets(line, sizeof(line), stdin))
+	if (!fgets(line, sizeof(line), stdin)) {
+		fprintf(stderr, "exec_exit: no \"go\" on stdin\n");
 		return 1;
+	}
 	for (r = 0; r < rounds; r++) {
 		pid_t pid = fork();
 
-		if (pid < 0)
+		/* Said on stderr (the test's log): stress_test sees only EPIPE. */
+		if (pid < 0) {
+			perror("exec_exit: fork");
 			return 1;
+		}
 		if (!pid) {
 			weigh_down(mib);
 			if (r & 1)
