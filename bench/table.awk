@@ -165,6 +165,10 @@ $1 == "RESULT" {
 		add(key, "spw", f["spw"])
 		add(key, "handler", num(f["handler"]) * num(f["dwsamples"]))
 		add(key, "walkns", num(f["walk"]) * num(f["walks"]))
+		if (f["recorder"] != "na" && f["recorder"] != "") {
+			add(key, "recns", num(f["recorder"]) * num(f["dwsamples"]))
+			add(key, "recsamples", f["dwsamples"])
+		}
 		add(key, "frames", f["frames"])
 		add(key, "fpframes", f["fpframes"])
 		add(key, "sfframes", f["sfframes"])
@@ -178,8 +182,9 @@ $1 == "RESULT" {
 END {
 	unit = exact ? "instr" : "ns"
 	split("workload|build|tool|complete %|B/sample|net B/sample|throughput %|" unit "/sample|lost|" \
-	      "samples/walk|handler " unit "/sample|walk " unit "/frame|frames fp/sframe|spread %", hdr, "|")
-	for (i = 1; i <= 14; i++)
+	      "samples/walk|handler " unit "/sample|walk " unit "/frame|recorder " unit "/sample|" \
+	      "frames fp/sframe|spread %", hdr, "|")
+	for (i = 1; i <= 15; i++)
 		width[i] = length(hdr[i])
 	width[1] = 8; width[2] = 6; width[3] = 10
 	if (md) {
@@ -243,9 +248,17 @@ END {
 			 " the module's ns counters are instruction counts too)" : "") "; *spread*: (max - min) / median of the" \
 			" work over the repeats, the noise of the machine; *lost*: perf's lost chunks (as `perf script`" \
 			" warns), dunwind's lost records; dunwind columns from the recorder's" \
-			" summary (DUNWIND_IOC_STATS): *walk ns/frame* is the walk time per" \
+			" summary (DUNWIND_IOC_STATS): *handler " unit "/sample* the module's" \
+			" sampling handler, *walk " unit "/frame* the walk time per" \
 			" user frame (FP/SFrame apart once the recorder prints `fp N ns/frame," \
-			" sframe N ns/frame`), *frames fp/sframe* the frames each unwound."
+			" sframe N ns/frame`), *recorder " unit "/sample* the recorder's own" \
+			" CPU time (`dunwind record`'s process, its summary's `recorder: N ms of" \
+			" CPU while recording, N ns per sample`: from the session's start to its" \
+			" last drain; the tables before, the stop and the symbol snapshots after" \
+			" are left out) over the samples it got, *frames fp/sframe* the frames" \
+			" each unwound.  perf's recorder has no such figure (its process's CPU" \
+			" could only be read from outside it, over its whole life: setup and" \
+			" its build-id pass included), so its column is -."
 		print ""
 		print "Only samples of a thread running its loop count for *complete* (the" \
 			" workloads rename each thread `bench-loop` for it), so the loader, setup" \
@@ -268,19 +281,40 @@ END {
 			" else the host runs: throughput figures are only as good as the" \
 			" *spread* column says.")
 		print ""
+		if (exact) {
+			print "The recorder's cost is in *throughput* whichever vCPU it runs on:" \
+				" the guest clock counts the instructions of both vCPUs, so the" \
+				" recorder's are time the workload's timer counts and work it does" \
+				" not do, and *" unit "/sample* is the whole cost of a sample" \
+				" (handler, walk, interrupt and return paths, recorder).  Measured" \
+				" by hand on chain/fp (7.2, 2 s, two runs each): dunwind with" \
+				" recorder and workload on CPU 0 did 24780 and 24779 iterations," \
+				" with the recorder on CPU 1 and the workload on CPU 0 24782 and" \
+				" 24780, unpinned 24772 and 24778; perf fp 24876 to 24879 in the" \
+				" same three placements.  The recorder's 1.4 M instructions are 17" \
+				" iterations, which no placement gained.  Its own CPU time is an" \
+				" instruction count only while the other vCPU idles: with the" \
+				" recorder on CPU 1, one of the two runs' summaries said 335 ms" \
+				" (167,569 per sample) against 1.4 ms (the workload's instructions" \
+				" on CPU 0 counted in the recorder's time)."
+			print ""
+		}
 		row(hdr[1] "|" hdr[2] "|" hdr[3] "|" hdr[4] "|" hdr[5] "|" hdr[6] "|" hdr[7] \
-		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13] "|" hdr[14])
-		print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13] "|" hdr[14] \
+		    "|" hdr[15])
+		print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" \
+		      " ---: | ---: | ---: |"
 	} else {
 		row(hdr[1] "|" hdr[2] "|" hdr[3] "|" hdr[4] "|" hdr[5] "|" hdr[6] "|" hdr[7] \
-		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13] "|" hdr[14])
+		    "|" hdr[8] "|" hdr[9] "|" hdr[10] "|" hdr[11] "|" hdr[12] "|" hdr[13] "|" hdr[14] \
+		    "|" hdr[15])
 	}
 	for (k = 1; k <= nkeys; k++) {
 		key = order[k]
 		split(key, p, SUBSEP)
 		base = p[1] SUBSEP p[2] SUBSEP "none"
 		if (p[3] == "none") {
-			row(p[1] "|" p[2] "|" "unprofiled" "|-|-|-|100|-|-|-|-|-|-|" spread(key))
+			row(p[1] "|" p[2] "|" "unprofiled" "|-|-|-|100|-|-|-|-|-|-|-|" spread(key))
 			continue
 		}
 		s = sum[key, "samples"]
@@ -295,7 +329,7 @@ END {
 			lost_work = 1 - median(key) / median(base)
 			cps = sprintf("%.0f", lost_work * secs * 1e9 * sum[key, "runs"] / s)
 		}
-		spw = hnd = wns = fr = "-"
+		spw = hnd = wns = rec = fr = "-"
 		if (p[3] ~ /^dunwind/) {
 			n = sum[key, "runs"]
 			spw = sprintf("%.2f", sum[key, "spw"] / n)
@@ -309,6 +343,8 @@ END {
 				      (sum[key, "sfframes"] > 0 ? sprintf("%.0f",
 					sum[key, "sfns"] / sum[key, "sfframes"]) : "-")
 			fr = sum[key, "fpframes"] "/" sum[key, "sfframes"]
+			if (sum[key, "recsamples"] > 0)
+				rec = sprintf("%.0f", sum[key, "recns"] / sum[key, "recsamples"])
 		}
 		R[key, "comp"] = comp; R[key, "bps"] = bps; R[key, "thr"] = thr
 		if (sum[key, "fpframes"] > 0)
@@ -320,7 +356,8 @@ END {
 			failed = failed " " p[1] "-" p[2] "/" p[3] "(" sum[key, "failed"] ")"
 		R[key, "cps"] = cps
 		row(p[1] "|" p[2] "|" p[3] "|" comp "|" bps "|" net "|" thr "|" cps "|" \
-		    sprintf("%d", sum[key, "lost"]) "|" spw "|" hnd "|" wns "|" fr "|" spread(key))
+		    sprintf("%d", sum[key, "lost"]) "|" spw "|" hnd "|" wns "|" rec "|" fr "|" \
+		    spread(key))
 	}
 	if (failed != "")
 		print (md ? "\n**Failed runs** (work 0, counted as such):" : "FAILED runs:") failed
