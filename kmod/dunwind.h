@@ -265,6 +265,7 @@ struct dunwind_urule {
 	u8 cfa_rbx;			/* ... CFA = %rbx + off (DUNWIND_REG_RBX tables) */
 	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
 	u8 rbx;				/* DUNWIND_RBX_*: where the caller's %rbx is */
+	u8 nodata;			/* cached: the table has no usable rule here */
 };
 
 /* dunwind_urule.rbx: a table without DUNWIND_REG_RBX, or FP, says LOST. */

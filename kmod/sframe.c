@@ -462,16 +462,83 @@ static void dunwind_sframe_memo_keep(const struct dunwind_sframe_map *m, struct 
 	rule->pc_hi = min_t(u64, rule->pc_hi, m->key.end);
 }
 
-/* dunwind_sframe_rule() for a PC the last frame's rule does not cover. */
+/*
+ * The cached answer for @pc of @m: 0 with *@rule set (cut to @m), -ENODATA
+ * for a cached "no usable rule here", -ENOENT on a miss.
+ */
+static int dunwind_sframe_rule_hit(struct dunwind_sframe_cache *c,
+				   const struct dunwind_sframe_map *m, unsigned long pc,
+				   struct dunwind_urule *rule)
+{
+	if (!dunwind_sframe_row_cached(c, hash_long(pc, DUNWIND_SFRAME_SET_BITS), m->epoch, pc,
+				       rule))
+		return -ENOENT;
+	if (rule->nodata)
+		return -ENODATA;
+	dunwind_sframe_memo_keep(m, rule);
+	return 0;
+}
+
+/* Put @rule, of the mapping built as @epoch, in the row cache. */
+static void dunwind_sframe_rule_add(struct dunwind_sframe_cache *c, u64 epoch, unsigned long pc,
+				    const struct dunwind_urule *rule)
+{
+	u32 set_nr = hash_long(pc, DUNWIND_SFRAME_SET_BITS);
+	struct dunwind_sframe_row_entry *set = &c->rows[set_nr * DUNWIND_SFRAME_WAYS];
+	u32 w;
+
+	spin_lock(&c->lock);
+	w = READ_ONCE(c->victim[set_nr]);
+	write_seqcount_begin(&c->seq);
+	set[w].rule = *rule;
+	set[w].epoch = epoch;
+	write_seqcount_end(&c->seq);
+	WRITE_ONCE(c->victim[set_nr], (w + 1) % DUNWIND_SFRAME_WAYS);
+	spin_unlock(&c->lock);
+}
+
+/*
+ * The table's row for @pc, read now (the file's .sframe in the process's
+ * memory, within the walk's budget, or a registered table): 0 with *@row
+ * set, -ENODATA if the table does not cover @pc, -EINTR, or another -errno
+ * for a table that cannot answer.
+ */
+static int dunwind_sframe_row_read(struct dunwind_sframe_memo *memo,
+				   const struct dunwind_sframe_map *m, unsigned long pc,
+				   struct dunwind_sframe_row *row)
+{
+	int ret;
+
+	if (m->state == DUNWIND_SMAP_REG) {
+		ret = dunwind_registry_find(m->key.dev, m->key.ino, m->reg_serial, pc - m->bias, row);
+		row->pc_lo += m->bias;
+		row->pc_hi += m->bias;
+	} else {
+		struct dunwind_sframe_budget b = { .base = m->table.src.ctx, .memo = memo };
+		struct dunwind_sframe_table t = m->table;
+
+		t.src.ctx = &b;
+		t.src.read = dunwind_sframe_budget_read;
+		ret = dunwind_sframe_find(&t, pc, row);
+	}
+	return ret == -ENOENT ? -ENODATA : ret;
+}
+
+/*
+ * dunwind_sframe_rule() for a PC the last frame's rule does not cover.
+ * "No usable rule" is cached too, as a rule marked nodata: the row's range
+ * for one the walk cannot follow, @pc alone where the table has no row
+ * (code the table leaves out, such as crt1.o's _start in a program built
+ * with --gsframe, is at the root of every walk: without it each walk
+ * searched the table again).
+ */
 static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 				    unsigned long pc, struct dunwind_urule *rule)
 {
 	struct dunwind_sframe_cache *c = &s->sframe;
-	struct dunwind_sframe_row_entry *set;
 	/* Only a miss fills it: not zeroed at every lookup (INIT_STACK_ALL_ZERO). */
 	struct dunwind_sframe_row row __uninitialized;
 	struct dunwind_sframe_map *m;
-	u32 set_nr, w;
 	int ret;
 
 	ret = dunwind_sframe_map(s, memo, pc, &m);
@@ -479,45 +546,27 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 		return ret == -EINTR ? ret : -ENOENT;
 	if (m->state != DUNWIND_SMAP_OK && m->state != DUNWIND_SMAP_REG)
 		return -ENOENT;
+	ret = dunwind_sframe_rule_hit(c, m, pc, rule);
+	if (ret != -ENOENT)
+		return ret;
 
-	set_nr = hash_long(pc, DUNWIND_SFRAME_SET_BITS);
-	if (dunwind_sframe_row_cached(c, set_nr, m->epoch, pc, rule)) {
-		dunwind_sframe_memo_keep(m, rule);
-		return 0;
-	}
-
-	if (m->state == DUNWIND_SMAP_REG) {
-		ret = dunwind_registry_find(m->key.dev, m->key.ino, m->reg_serial, pc - m->bias, &row);
-		row.pc_lo += m->bias;
-		row.pc_hi += m->bias;
+	ret = dunwind_sframe_row_read(memo, m, pc, &row);
+	if (ret == -ENODATA) {
+		memset(rule, 0, sizeof(*rule));
+		rule->pc_lo = pc;
+		rule->pc_hi = pc + 1;
+	} else if (ret) {
+		return ret == -EINTR ? ret : -ENOENT;
 	} else {
-		struct dunwind_sframe_budget b = { .base = m->table.src.ctx, .memo = memo };
-		struct dunwind_sframe_table t = m->table;
-
-		t.src.ctx = &b;
-		t.src.read = dunwind_sframe_budget_read;
-		ret = dunwind_sframe_find(&t, pc, &row);
-		if (ret == -EINTR)
-			return ret;
+		ret = dunwind_sframe_to_rule(&row, rule);
+		if (ret == -ENOENT)
+			return ret;	/* a signal frame: not cached */
 	}
-	/* The file has a table and it does not cover @pc. */
-	if (ret == -ENOENT)
-		return -ENODATA;
-	if (ret)
-		return -ENOENT;
-	ret = dunwind_sframe_to_rule(&row, rule);
+	rule->valid = 1;
+	rule->nodata = ret == -ENODATA;
+	dunwind_sframe_rule_add(c, m->epoch, pc, rule);
 	if (ret)
 		return ret;
-	rule->valid = 1;
-	set = &c->rows[set_nr * DUNWIND_SFRAME_WAYS];
-	spin_lock(&c->lock);
-	w = READ_ONCE(c->victim[set_nr]);
-	write_seqcount_begin(&c->seq);
-	set[w].rule = *rule;
-	set[w].epoch = m->epoch;
-	write_seqcount_end(&c->seq);
-	WRITE_ONCE(c->victim[set_nr], (w + 1) % DUNWIND_SFRAME_WAYS);
-	spin_unlock(&c->lock);
 	dunwind_sframe_memo_keep(m, rule);
 	return 0;
 }
@@ -530,8 +579,8 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
  * @pc:		the PC (a return address minus one)
  *
  * The walk's fast loop asks this between two runs of frames of one rule:
- * it sleeps, faults and locks nothing, and it leaves every other case to
- * dunwind_sframe_rule().
+ * it sleeps, faults and locks nothing, and it leaves every other case
+ * (a cached "no rule" too) to dunwind_sframe_rule().
  *
  * Context: task_work (any context would do).
  * Return: true with @memo->rule set; false with @memo->rule's range
@@ -543,11 +592,8 @@ bool dunwind_sframe_rule_cached(struct dunwind_session *s, struct dunwind_sframe
 	const struct dunwind_sframe_map *m = dunwind_sframe_memo_find(memo, pc);
 
 	if (m && (m->state == DUNWIND_SMAP_OK || m->state == DUNWIND_SMAP_REG) &&
-	    dunwind_sframe_row_cached(&s->sframe, hash_long(pc, DUNWIND_SFRAME_SET_BITS),
-				      m->epoch, pc, &memo->rule)) {
-		dunwind_sframe_memo_keep(m, &memo->rule);
+	    !dunwind_sframe_rule_hit(&s->sframe, m, pc, &memo->rule))
 		return true;
-	}
 	/* A lookup that raced with a writer may have written part of it. */
 	memo->rule.pc_lo = 0;
 	memo->rule.pc_hi = 0;

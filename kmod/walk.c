@@ -416,16 +416,18 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 		return true;
 	}
 	/*
-	 * No rule here: a handler's return address into a restorer is a
-	 * signal frame.  Asked only now, so that a walk that tables cover
-	 * never reads the signal actions.
+	 * No rule here: the entry code (_start, which a program's own
+	 * .sframe leaves out: crt1.o has none) is the root, and a handler's
+	 * return address into a restorer is a signal frame.  Asked only now,
+	 * so that a walk that tables cover never reads the entry points or
+	 * the signal actions; the entry first, met at the end of such walks.
 	 */
+	if (dunwind_unwind_at_entry(st))
+		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	if (!st->exact && dunwind_unwind_is_restorer(st)) {
 		st->sigframe = true;
 		return false;
 	}
-	if (dunwind_unwind_at_entry(st))
-		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	/* A table without a row: a signal trampoline's CFI, or none. */
 	if (ret == -ENODATA && dunwind_unwind_at_sigreturn(st)) {
 		st->sigframe = true;
