@@ -116,6 +116,7 @@ $1 == "INFO" {
 	perfver = f["perf"]; gsub(/_/, " ", perfver)
 	perf7ver = f["perf7"]; gsub(/_/, " ", perf7ver)
 	ncpu = f["cpus"]
+	pinall = f["pinall"] + 0
 	if (f["secs"] != "") {
 		secs = f["secs"]; repeats = f["repeats"]; freq = f["freq"]
 	}
@@ -275,9 +276,12 @@ END {
 			" the second vCPU's timer interrupts stop now and then for up to" \
 			" 0.7 s (/proc/interrupts), which cost either tool a third of its" \
 			" samples in some runs and made throughput unfair between tools." \
-			"  So the threads workload runs with every tool pinned to CPU 0" \
-			" (`taskset -c 0`, the recorder too): 8 threads on one vCPU, every" \
-			" run " secs * freq " samples or so." : "The guest runs on TCG under whatever" \
+			(pinall ? "  So every workload runs with its tool pinned to CPU 0" \
+			 " (`taskset -c 0`, the recorder too; the other vCPU idles): threads'" \
+			 " 8 threads on one vCPU, every run " secs * freq " samples or so." : \
+			 "  So the threads workload runs with every tool pinned to CPU 0" \
+			 " (`taskset -c 0`, the recorder too): 8 threads on one vCPU, every" \
+			 " run " secs * freq " samples or so.") : "The guest runs on TCG under whatever" \
 			" else the host runs: throughput figures are only as good as the" \
 			" *spread* column says.")
 		print ""
@@ -296,7 +300,9 @@ END {
 				" instruction count only while the other vCPU idles: with the" \
 				" recorder on CPU 1, one of the two runs' summaries said 335 ms" \
 				" (167,569 per sample) against 1.4 ms (the workload's instructions" \
-				" on CPU 0 counted in the recorder's time)."
+				" on CPU 0 counted in the recorder's time)" (pinall ? ": hence" \
+				" every workload on CPU 0, where the recorder's figure and the" \
+				" module's are instruction counts." : ".")
 			print ""
 		}
 		row(hdr[1] "|" hdr[2] "|" hdr[3] "|" hdr[4] "|" hdr[5] "|" hdr[6] "|" hdr[7] \
