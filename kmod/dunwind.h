@@ -119,6 +119,16 @@ struct dunwind_walk_box {
 	atomic_t taken;			/* 1 once the walk or close owns it (xchg) */
 };
 
+/*
+ * One mapping a walk found under the mmap lock, kept while its mm's
+ * mappings do not change (kmod/vmacache.c): a pending slot's stack.
+ */
+struct dunwind_vma_memo {
+	struct mm_struct *mm;		/* mmgrab()bed while here; NULL: empty */
+	unsigned int seq;		/* @mm's mm_lock_seq when it was found */
+	unsigned long start, end;
+};
+
 struct dunwind_pending_slot {
 	struct task_struct *task;	/* owner; NULL when free (cmpxchg) */
 	atomic_t state;			/* DUNWIND_SLOT_* */
@@ -145,6 +155,13 @@ struct dunwind_pending_slot {
 	 */
 	u64 *ips;
 	u8 *code;
+	/*
+	 * The stack mapping the slot's last walk found, for its owners' next
+	 * walks, one at a time: a thread mostly takes the same slot again,
+	 * and the session's mapping cache holds only a few of a process's
+	 * thread stacks.
+	 */
+	struct dunwind_vma_memo stack;
 };
 
 struct dunwind_pending {
@@ -371,6 +388,11 @@ bool dunwind_vma_cache_find(struct dunwind_vma_cache *c, struct mm_struct *mm,
 			    unsigned long addr, struct dunwind_vma_key *key);
 void dunwind_vma_cache_add(struct dunwind_vma_cache *c, struct mm_struct *mm,
 			   const struct dunwind_vma_key *key);
+bool dunwind_vma_memo_find(const struct dunwind_vma_memo *m, struct mm_struct *mm,
+			   unsigned long addr);
+void dunwind_vma_memo_set(struct dunwind_vma_memo *m, struct mm_struct *mm,
+			  const struct dunwind_vma_key *key);
+void dunwind_vma_memo_free(struct dunwind_vma_memo *m);
 
 /* kmod/mmap.c: MMAP records for the mappings user IPs fall in. */
 #define DUNWIND_MMAP_SEEN	1024	/* mappings remembered as reported, per session */

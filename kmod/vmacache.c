@@ -18,6 +18,11 @@
  * address with the same sequence.  Kernels with no such sequence (6.1)
  * keep nothing: every walk takes the mmap lock.
  *
+ * A pending slot also keeps the stack mapping of its last walk
+ * (dunwind_vma_memo, by the same rule): a thread mostly takes the same
+ * slot again, so a process with more threads than the cache holds
+ * mappings still finds each thread's stack without the lock.
+ *
  * Context: task_work of the walked thread (may sleep and fault).
  */
 #include <linux/hash.h>
@@ -142,4 +147,70 @@ void dunwind_vma_cache_add(struct dunwind_vma_cache *c, struct mm_struct *mm,
 	/* An exited process's mm may go now: __mmdrop() takes no mmap lock. */
 	if (old)
 		mmdrop(old);
+}
+
+/**
+ * dunwind_vma_memo_find() - does @m hold @addr of @mm, its mappings
+ * unchanged since @m was set?
+ * @m:		the memo (a pending slot's stack), used by one walk at a time
+ * @mm:		current's address space, its mmap lock not held
+ * @addr:	the address
+ *
+ * The session's cache holds DUNWIND_VMA_CACHE_VMAS mappings of a
+ * process: with more threads than that (each its own stack mapping)
+ * walking in turn, each walk would miss it and take the mmap lock.
+ *
+ * Context: task_work (process, preemptible).
+ * Return: true on a hit: [@m->start, @m->end) is the mapping.
+ */
+bool dunwind_vma_memo_find(const struct dunwind_vma_memo *m, struct mm_struct *mm,
+			   unsigned long addr)
+{
+	unsigned int seq;
+
+	return m->mm == mm && dunwind_mm_seq_begin(mm, &seq) && seq == m->seq &&
+	       addr >= m->start && addr < m->end;
+}
+
+/**
+ * dunwind_vma_memo_set() - remember a mapping found under the mmap lock
+ * @m:		the memo, used by one walk at a time
+ * @mm:		current's address space, its mmap lock held (read)
+ * @key:	the mapping's key (dunwind_vma_key())
+ *
+ * As for dunwind_vma_cache_add(), @mm stays grabbed while @m names it, so
+ * that no other mm can be at its address with the same sequence.
+ *
+ * Context: task_work (process), mmap lock held (read).
+ */
+void dunwind_vma_memo_set(struct dunwind_vma_memo *m, struct mm_struct *mm,
+			  const struct dunwind_vma_key *key)
+{
+	unsigned int seq;
+
+	mmap_assert_locked(mm);
+	if (!dunwind_mm_seq_begin(mm, &seq))
+		return;
+	if (m->mm != mm) {
+		/* Another mm: __mmdrop() takes no mmap lock. */
+		dunwind_vma_memo_free(m);
+		mmgrab(mm);
+		m->mm = mm;
+	}
+	m->seq = seq;
+	m->start = key->start;
+	m->end = key->end;
+}
+
+/**
+ * dunwind_vma_memo_free() - let go of the address space @m holds
+ * @m:	the memo; no walk may use it
+ *
+ * Context: process.
+ */
+void dunwind_vma_memo_free(struct dunwind_vma_memo *m)
+{
+	if (m->mm)
+		mmdrop(m->mm);
+	m->mm = NULL;
 }

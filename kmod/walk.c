@@ -35,6 +35,7 @@
 struct dunwind_walk {
 	u64 *ips;			/* the walker's small array, or *@big */
 	u64 **big;			/* the slot's array of @max, or NULL */
+	struct dunwind_vma_memo *stack;	/* the slot's stack mapping */
 	unsigned int nr;
 	unsigned int cap;		/* room at @ips */
 	unsigned int max;
@@ -170,6 +171,7 @@ struct dunwind_unwind {
 	unsigned long bx;		/* the value, or the user address that holds it */
 	struct dunwind_session *s;
 	struct pt_regs *regs;		/* at kernel entry */
+	struct dunwind_vma_memo *stack;	/* the slot's stack mapping (dunwind_walk.stack) */
 	struct dunwind_sframe_memo memo;	/* last: start() zeroes all before it */
 };
 
@@ -177,8 +179,9 @@ struct dunwind_unwind {
 #define DUNWIND_BX_VALUE	1	/* @bx is the value */
 #define DUNWIND_BX_AT		2	/* saved at user address @bx, read when needed */
 
-#define dunwind_for_each_user_frame(st, s, regs, barrier) \
-	for (dunwind_unwind_start(st, s, regs, barrier); !(st)->done; dunwind_unwind_next(st))
+#define dunwind_for_each_user_frame(st, s, regs, stack, barrier) \
+	for (dunwind_unwind_start(st, s, regs, stack, barrier); !(st)->done; \
+	     dunwind_unwind_next(st))
 
 /* End the walk: @stop says why.  Return: false, for "no caller frame". */
 static bool dunwind_unwind_end(struct dunwind_unwind *st, u8 stop)
@@ -572,10 +575,11 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 
 /*
  * The stack mapping, and the mapping of the first frame's IP into the
- * walk's memo: from the session's mapping cache when the process's
- * mappings did not change since a walk saw them, else under one mmap
- * lock (the lock and the tree walks are a good part of a short walk's
- * cost).  Return: 0, or -errno with no stack mapping known.
+ * walk's memo: from the slot's memo (the stack) and the session's mapping
+ * cache when the process's mappings did not change since a walk saw them,
+ * else under one mmap lock (the lock and the tree walks are a good part
+ * of a short walk's cost).  Return: 0, or -errno with no stack mapping
+ * known.
  */
 static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 {
@@ -588,8 +592,13 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 	bool have_ip = false;
 	int ret = -EFAULT;
 
-	if (dunwind_vma_cache_find(&st->s->vmas, mm, st->sp, &stack) &&
-	    (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
+	if (dunwind_vma_memo_find(st->stack, mm, st->sp)) {
+		stack.start = st->stack->start;
+		stack.end = st->stack->end;
+	} else if (!dunwind_vma_cache_find(&st->s->vmas, mm, st->sp, &stack)) {
+		stack.end = 0;
+	}
+	if (stack.end && (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
 		st->lo = stack.start;
 		st->hi = stack.end;
 		if (want_ip)
@@ -604,6 +613,7 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 		st->hi = vma->vm_end;
 		dunwind_vma_key(vma, &stack);
 		dunwind_vma_cache_add(&st->s->vmas, mm, &stack);
+		dunwind_vma_memo_set(st->stack, mm, &stack);
 		ret = 0;
 	}
 	if (!ret && want_ip)
@@ -619,12 +629,13 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
  * @st:		iterator state, filled here
  * @s:		session (its caches and configuration)
  * @regs:	current's user registers
+ * @stack:	the walk's slot's stack mapping memo
  * @barrier:	may stop at a file without a table for the recorder's verdict
  *
  * Context: task_work of current (may sleep and fault).
  */
 static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
-				 struct pt_regs *regs, bool barrier)
+				 struct pt_regs *regs, struct dunwind_vma_memo *stack, bool barrier)
 {
 	/* The memo's arrays are large and read only below its counts. */
 	memset(st, 0, offsetof(struct dunwind_unwind, memo));
@@ -632,6 +643,7 @@ static void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_sessi
 	st->s = s;
 	st->barrier = barrier;
 	st->regs = regs;
+	st->stack = stack;
 	st->ip = regs->ip;
 	st->sp = regs->sp;
 	st->fp = regs->bp;
@@ -856,7 +868,7 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	w->nr_sframe = 0;
 	w->methods = 0;
 	w->stop = DUNWIND_STOP_MAX_DEPTH;
-	dunwind_for_each_user_frame(&st, s, regs, barrier) {
+	dunwind_for_each_user_frame(&st, s, regs, w->stack, barrier) {
 		if (w->nr == w->max)
 			break;
 		if (w->nr == w->cap && dunwind_walk_grow(w)) {
@@ -960,7 +972,9 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_slot *slot)
 {
 	u64 cookie = slot->cookie, exec_id = slot->exec_id;
-	struct dunwind_walk w = { .max = s->cfg.max_user_frames, .big = &slot->ips };
+	struct dunwind_walk w = {
+		.max = s->cfg.max_user_frames, .big = &slot->ips, .stack = &slot->stack,
+	};
 	/* Read only below @w.nr: not zeroed (CONFIG_INIT_STACK_ALL_ZERO). */
 	u64 small[DUNWIND_WALK_SMALL] __uninitialized;
 	struct dunwind_oncpu t0;
