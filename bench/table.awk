@@ -161,6 +161,11 @@ $1 == "RESULT" {
 	add(key, "complete", f["complete"])
 	add(key, "lost", f["lost"])
 	add(key, "fixed", fixedb[f["t"]])
+	# The recorder's CPU over the run's window, read from outside (guest).
+	if (f["recwin"] != "na" && f["recwin"] != "") {
+		add(key, "recwin", f["recwin"])
+		add(key, "recwinsamples", f["samples"])
+	}
 	if (f["t"] ~ /^dunwind/) {
 		add(key, "dwsamples", f["dwsamples"])
 		add(key, "spw", f["spw"])
@@ -252,14 +257,19 @@ END {
 			" summary (DUNWIND_IOC_STATS): *handler " unit "/sample* the module's" \
 			" sampling handler, *walk " unit "/frame* the walk time per" \
 			" user frame (FP/SFrame apart once the recorder prints `fp N ns/frame," \
-			" sframe N ns/frame`), *recorder " unit "/sample* the recorder's own" \
-			" CPU time (`dunwind record`'s process, its summary's `recorder: N ms of" \
-			" CPU while recording, N ns per sample`: from the session's start to its" \
-			" last drain; the tables before, the stop and the symbol snapshots after" \
-			" are left out) over the samples it got, *frames fp/sframe* the frames" \
-			" each unwound.  perf's recorder has no such figure (its process's CPU" \
-			" could only be read from outside it, over its whole life: setup and" \
-			" its build-id pass included), so its column is -."
+			" sframe N ns/frame`), *frames fp/sframe* the frames each unwound;" \
+			" *recorder " unit "/sample*, every tool: the recording process's CPU" \
+			" time while the workload ran, over the samples, read from outside it" \
+			" (the profiled command is `sh -c` around the workload, which sums its" \
+			" parent's, the recorder's, /proc/PID/task/*/schedstat before and after" \
+			" the workload: the shell's own reads, no process, outside the" \
+			" workload's timed run), and on dunwind rows in parentheses its" \
+			" summary's `recorder: N ms of CPU while recording, N ns per sample`" \
+			" (from the session's start to its last drain after the workload's" \
+			" end; the tables before, the stop and the symbol snapshots left out)." \
+			"  What a recorder does after the workload's end is outside" \
+			" *throughput*: perf drains its buffer when it fills up or at the end" \
+			" (on chain/fp, perf fp used about 19 us of CPU while the workload ran)."
 		print ""
 		print "Only samples of a thread running its loop count for *complete* (the" \
 			" workloads rename each thread `bench-loop` for it), so the loader, setup" \
@@ -349,8 +359,18 @@ END {
 				      (sum[key, "sfframes"] > 0 ? sprintf("%.0f",
 					sum[key, "sfns"] / sum[key, "sfframes"]) : "-")
 			fr = sum[key, "fpframes"] "/" sum[key, "sfframes"]
-			if (sum[key, "recsamples"] > 0)
-				rec = sprintf("%.0f", sum[key, "recns"] / sum[key, "recsamples"])
+		}
+		# The recorder's CPU while the workload ran, read from outside
+		# (every tool); dunwind's own figure for its whole recording after it.
+		if (sum[key, "recwinsamples"] > 0)
+			rec = sprintf("%.0f", sum[key, "recwin"] / sum[key, "recwinsamples"])
+		if (sum[key, "recsamples"] > 0) {
+			rec = rec " (" sprintf("%.0f", sum[key, "recns"] / sum[key, "recsamples"]) ")"
+			if (sum[key, "recwinsamples"] > 0) {
+				chk_sum += sum[key, "recns"]
+				chk_win += sum[key, "recwin"] * sum[key, "recsamples"] / \
+					   sum[key, "recwinsamples"]
+			}
 		}
 		R[key, "comp"] = comp; R[key, "bps"] = bps; R[key, "thr"] = thr
 		if (sum[key, "fpframes"] > 0)
@@ -365,6 +385,10 @@ END {
 		    sprintf("%d", sum[key, "lost"]) "|" spw "|" hnd "|" wns "|" rec "|" fr "|" \
 		    spread(key))
 	}
+	if (chk_sum > 0)
+		printf "%sdunwind's recorder while the workloads ran: %.0f %% of its whole" \
+			" recording's CPU (its summaries), over the dunwind rows.\n", md ? "\n" : "",
+			100 * chk_win / chk_sum
 	if (failed != "")
 		print (md ? "\n**Failed runs** (work 0, counted as such):" : "FAILED runs:") failed
 	if (nfc)
