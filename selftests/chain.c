@@ -13,6 +13,7 @@
 /* One judged sample: kept until the window is known. */
 struct chain_one {
 	unsigned char in_func, selected, matched, sframe, both, main;
+	unsigned char stop;	/* DUNWIND_STOP_*, or DUNWIND_STOP_MAX: no user stack */
 };
 
 struct chain_ctx {
@@ -129,8 +130,11 @@ static void judge(const struct dunwind_rec_sample *s, const struct dunwind_rec_u
 	one->in_func = (!o->in_func || (name && !strcmp(name, o->in_func))) &&
 		       (!o->in_dso || (dso && strstr(dso, o->in_dso)));
 	one->selected = (!o->kernel_only || s->nr_kernel > 0) && (o->window || one->in_func);
+	one->stop = DUNWIND_STOP_MAX;
 	if (!u)
 		return;
+	if (u->stop < DUNWIND_STOP_MAX)
+		one->stop = u->stop;
 	one->matched = chain_matches(c->maps, u, o->want, o->nr_want);
 	one->sframe = u->nr_sframe > 0;
 	one->both = u->nr_sframe > 0 && u->nr_fp > 0;
@@ -185,6 +189,8 @@ int dw_chain_check(const struct dw_records *r, const struct dw_maps *maps,
 		res->matched_both += one->matched && one->both;
 		res->with_sframe += one->sframe;
 		res->reach_main += one->main;
+		if (one->stop < DUNWIND_STOP_MAX)
+			res->stopped[one->stop]++;
 	}
 	free(c.v);
 	return 0;

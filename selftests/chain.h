@@ -49,6 +49,7 @@ struct dw_chain_result {
 	size_t with_sframe;	/* judged stacks with nr_sframe > 0 */
 	size_t reach_main;	/* judged stacks with a frame in main() */
 	size_t max_nr;		/* deepest judged stack */
+	size_t stopped[DUNWIND_STOP_MAX];	/* judged stacks by why the walk stopped */
 	size_t shown;		/* mismatches printed */
 };
 

@@ -160,6 +160,36 @@ TEST_F_TIMEOUT(sframe, sframe_v3_chain, 90)
 	expect_sframe_chain(_metadata, "sf3_chain", NO_V3);
 }
 
+/* sf_gap's chain as far as its table goes: b() has no row. */
+static const struct dw_frame_pat gap_want[] = {
+	DW_FN("leaf"), DW_FN("c"), DW_FN("b"),
+};
+
+/*
+ * A PC the program's own table leaves out (b(): assembly without CFI, no
+ * frame pointer) ends the walk there, "no unwind info", at every walk:
+ * the first from the table, the later ones from the rule cache, which
+ * keeps such answers too.  Nothing is made up past it.
+ */
+TEST_F_TIMEOUT(sframe, table_gap_ends_every_walk, 90)
+{
+	struct profile p = { .prog = "sf_gap",
+			     .opts = { .want = gap_want, .nr_want = 3, .in_func = "leaf",
+				       .window = 1 } };
+	struct dw_chain_result res;
+
+	if (profile_chain(_metadata, &p, &res, NULL))
+		return;
+	EXPECT_GE(res.judged, MIN_JUDGED) TH_LOG("too few samples in leaf()");
+	EXPECT_GE(res.matched_sframe * 100, res.judged * 99)
+		TH_LOG("only %zu of %zu steady-state stacks are leaf,c,b by SFrame",
+		       res.matched_sframe, res.judged);
+	EXPECT_GE(res.stopped[DUNWIND_STOP_NO_INFO] * 100, res.judged * 99)
+		TH_LOG("only %zu of %zu stacks stopped for no unwind info at b()",
+		       res.stopped[DUNWIND_STOP_NO_INFO], res.judged);
+	EXPECT_EQ(3, res.max_nr) TH_LOG("a walk went past b(): %zu frames", res.max_nr);
+}
+
 /* The same binary walked with frame pointers only: the chain is lost. */
 TEST_F_TIMEOUT(sframe, sframe_chain_fp_only, 90)
 {

@@ -5,7 +5,8 @@
  * the leaf touches no stack, so the compiler gives it no frame and an FP walk
  * that starts inside it cannot see c (the Makefile checks both shapes with
  * objdump); with -DEPILOGUE_LEAF (sf_epilogue) the leaf spins in its
- * epilogue, after 'pop %rbp'.  Prints "ready" on stdout just before entering the chain, then
+ * epilogue, after 'pop %rbp'; with -DUNCOVERED_B (sf_gap) b is assembly
+ * without CFI, which the program's .sframe leaves out.  Prints "ready" on stdout just before entering the chain, then
  * spins until killed (or 120 s, SIGALRM).
  */
 #include <stdio.h>
@@ -64,15 +65,35 @@ NOIPA static unsigned long leaf(void)
 #endif
 
 /* Each caller uses the result, so no call becomes a tail jump. */
-NOIPA static unsigned long c(void)
+#if defined(UNCOVERED_B)
+#define C_LINKAGE		/* b's assembly calls it */
+#else
+#define C_LINKAGE static
+#endif
+NOIPA C_LINKAGE unsigned long c(void)
 {
 	return leaf() + 3;
 }
 
+#if defined(UNCOVERED_B)
+/* c() * 5, with no frame pointer and no CFI: no table has a row for it. */
+unsigned long b(void);
+asm(".text\n"
+    ".globl b\n"
+    ".type b, @function\n"
+    "b:\n"
+    "\tsub $8, %rsp\n"
+    "\tcall c\n"
+    "\tlea (%rax,%rax,4), %rax\n"
+    "\tadd $8, %rsp\n"
+    "\tret\n"
+    ".size b, .-b\n");
+#else
 NOIPA static unsigned long b(void)
 {
 	return c() * 5;
 }
+#endif
 
 NOIPA static unsigned long a(void)
 {
