@@ -446,10 +446,14 @@ END {
 		if ((dw, "thr") in R && R[dw, "thr"] != "-" && R[key, "thr"] + 0 < R[dw, "thr"] + 0)
 			miss = miss sprintf("; throughput %s %% < perf dwarf's %s %% (%.1f points)",
 					    R[key, "thr"], R[dw, "thr"], R[dw, "thr"] - R[key, "thr"])
+		# Said with how complete its stacks were: fp,defer stops at code without FP.
+		dfc = ""
+		if ((df, "comp") in R && R[df, "comp"] != "-" && R[df, "comp"] + 0 < 99)
+			dfc = "; its stacks " R[df, "comp"] " % complete"
 		if ((df, "thr") in R && R[df, "thr"] != "-" && R[key, "thr"] + 0.5 < R[df, "thr"] + 0)
-			miss = miss sprintf("; throughput %s %% < perf fp,defer's %s %% - 0.5 (%.1f points)",
+			miss = miss sprintf("; throughput %s %% < perf fp,defer's %s %% - 0.5 (%.1f points%s)",
 					    R[key, "thr"], R[df, "thr"],
-					    R[df, "thr"] - 0.5 - R[key, "thr"])
+					    R[df, "thr"] - 0.5 - R[key, "thr"], dfc)
 		total++
 		if (miss == "") {
 			met++
