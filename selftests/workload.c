@@ -45,39 +45,65 @@ int dw_workload_path(const char *name, char *buf, size_t len)
 	return 0;
 }
 
-/* Read one line from @fd into @buf within @deadline (ms clock). 0 or -errno. */
-static int read_line(int fd, char *buf, size_t len, long deadline)
+/*
+ * Take the first line of @w->pending (without its newline; a line longer
+ * than @len - 1 is cut) into @buf if a whole line, or @len - 1 bytes, are
+ * there.  1 if it did, 0 if more bytes are needed.
+ */
+static int take_line(struct dw_workload *w, char *buf, size_t len)
 {
-	size_t n = 0;
+	char *nl = memchr(w->pending, '\n', w->pending_len);
+	size_t n, used;
 
-	while (n + 1 < len) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+	if (nl)
+		n = (size_t)(nl - w->pending);
+	else if (w->pending_len >= len - 1 || w->pending_len == sizeof(w->pending))
+		n = w->pending_len;
+	else
+		return 0;
+	if (n > len - 1)
+		n = len - 1;
+	memcpy(buf, w->pending, n);
+	buf[n] = '\0';
+	used = n + (nl && w->pending + n == nl);
+	memmove(w->pending, w->pending + used, w->pending_len - used);
+	w->pending_len -= used;
+	return 1;
+}
+
+/*
+ * Read one line of @w's stdout into @buf within @deadline (ms clock).
+ * What arrived before the deadline is kept in @w->pending, never dropped:
+ * a reader held up mid-line (a guest starved by a loaded host) returns
+ * -ETIMEDOUT and the next call finds the whole line.  0 or -errno.
+ */
+static int read_line(struct dw_workload *w, char *buf, size_t len, long deadline)
+{
+	if (len < 2)
+		return -EINVAL;
+	while (!take_line(w, buf, len)) {
+		struct pollfd p = { .fd = w->out_fd, .events = POLLIN };
 		long left = deadline - now_ms();
 		ssize_t r;
 
-		if (left <= 0)
-			return -ETIMEDOUT;
-		r = poll(&p, 1, (int)left);
+		/* Past the deadline, still take what is there already. */
+		r = poll(&p, 1, left > 0 ? (int)left : 0);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -errno;
 		if (r == 0)
 			return -ETIMEDOUT;
-		r = read(fd, buf + n, 1);
+		r = read(w->out_fd, w->pending + w->pending_len,
+			 sizeof(w->pending) - w->pending_len);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -errno;
 		if (r == 0)
 			return -EPIPE;
-		if (buf[n] == '\n') {
-			buf[n] = '\0';
-			return 0;
-		}
-		n++;
+		w->pending_len += (size_t)r;
 	}
-	buf[n] = '\0';
 	return 0;
 }
 
@@ -88,7 +114,7 @@ static int read_line(int fd, char *buf, size_t len, long deadline)
  */
 int dw_workload_line(struct dw_workload *w, char *buf, size_t len, int timeout_ms)
 {
-	return read_line(w->out_fd, buf, len, now_ms() + timeout_ms);
+	return read_line(w, buf, len, now_ms() + timeout_ms);
 }
 
 /**
@@ -103,7 +129,7 @@ int dw_workload_expect(struct dw_workload *w, const char *word, int timeout_ms)
 	int ret;
 
 	for (;;) {
-		ret = read_line(w->out_fd, line, sizeof(line), deadline);
+		ret = read_line(w, line, sizeof(line), deadline);
 		if (ret)
 			return ret;
 		if (!strcmp(line, word))
@@ -245,6 +271,7 @@ void dw_workload_stop(struct dw_workload *w)
 	if (w->out_fd >= 0)
 		close(w->out_fd);
 	w->in_fd = w->out_fd = -1;
+	w->pending_len = 0;
 }
 
 /**

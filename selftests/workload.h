@@ -11,6 +11,13 @@ struct dw_workload {
 	int out_fd;	/* the workload's stdout (read end) */
 	int status;	/* wait status once reaped */
 	int reaped;
+	/*
+	 * Bytes read from its stdout, not yet returned: the start of a line
+	 * whose end had not arrived before a read's deadline (kept for the
+	 * next read, not lost), or what followed the line returned.
+	 */
+	char pending[512];
+	size_t pending_len;
 };
 
 /*
