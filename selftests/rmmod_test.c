@@ -12,12 +12,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "module.h"
 #include "records.h"
 #include "workload.h"
+
+/*
+ * Upper bounds of waits for a condition, in ms: generous, for a TCG guest
+ * starved by a loaded host (each wait ends as soon as its condition holds).
+ * What they tell apart is "soon" from "never": a module pinned by the
+ * walks left queued at close stays busy for ever; a thread that never
+ * sleeps again never does.
+ */
+#define UNLOAD_MS	30000	/* delete_module() stops being busy after close */
+#define DEVICE_MS	10000	/* /dev/dunwind opens after finit_module() */
+#define SETTLE_MS	60000	/* poll_block's threads all in their last poll() */
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
 
 FIXTURE(rmmod) {
 	const char *ko;
@@ -75,7 +95,7 @@ TEST_F_TIMEOUT(rmmod, busy_while_open_then_unloads_and_reloads, 240)
 
 	/* Close with the target still running: pending walks may hold the module a while. */
 	dw_session_close(&s);
-	ret = dw_module_unload_wait(2000, NULL);
+	ret = dw_module_unload_wait(UNLOAD_MS, NULL);
 	dw_workload_stop(&w);
 	EXPECT_EQ(0, ret) TH_LOG("delete_module after close: %s", strerror(-ret));
 	EXPECT_TRUE(r.nr_samples > 0);
@@ -87,7 +107,7 @@ TEST_F_TIMEOUT(rmmod, busy_while_open_then_unloads_and_reloads, 240)
 		ret = dw_module_load(self->ko);
 		ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", self->ko, strerror(-ret));
 	}
-	fd = dw_device_wait(2000);
+	fd = dw_device_wait(DEVICE_MS);
 	ASSERT_GE(fd, 0) TH_LOG("no usable %s after re-loading: %s", DUNWIND_DEVICE,
 				strerror(-fd));
 	close(fd);
@@ -144,7 +164,7 @@ static size_t stacks_with_stop(const struct dw_records *r, __u8 stop)
  * every sample's cookie gets exactly one USER_STACK, and after close the
  * module unloads at once while the threads still sleep.
  */
-TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
+TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 300)
 {
 	const char *argv[] = { "32", NULL };
 	struct dunwind_stats before, after;
@@ -155,6 +175,7 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 	__u64 owed, lost_samples;
 	size_t i, bad = 0;
 	int ret, tries, awake = -1;
+	long end;
 
 	ret = dw_workload_start(&w, "poll_block", argv, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start poll_block: %s", strerror(-ret));
@@ -167,19 +188,21 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 		ret = dw_session_start(&s);
 	if (!ret)
 		ret = dw_workload_send(&w, "go");
+	/* Until it says "blocking" (-ETIMEDOUT if not within SETTLE_MS)... */
+	end = now_ms() + SETTLE_MS;
 	while (!ret) {
 		ret = dw_records_collect(&s, &r, 100);
 		if (!ret)
 			ret = dw_workload_expect(&w, "blocking", 100);
-		if (ret == -ETIMEDOUT)
+		if (ret == -ETIMEDOUT && now_ms() < end)
 			ret = 0;
 		else if (!ret)
 			break;
 	}
-	/* Until every thread sleeps in its last poll(). */
-	for (i = 0; !ret && i < 100; i++) {
+	/* ... and every thread sleeps in its last poll(). */
+	while (!ret) {
 		awake = threads_awake(w.pid);
-		if (awake <= 0)
+		if (awake <= 0 || now_ms() >= end)
 			break;
 		ret = dw_records_collect(&s, &r, 50);
 	}
@@ -187,7 +210,8 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 		dw_session_close(&s);
 		dw_workload_stop(&w);
 	}
-	ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
+	ASSERT_EQ(0, ret) TH_LOG("session, or \"blocking\" within %d ms: %s", SETTLE_MS,
+				 strerror(-ret));
 	ASSERT_EQ(0, awake) TH_LOG("%d threads of poll_block still awake", awake);
 
 	ASSERT_EQ(0, dw_session_stats(&s, &before));
@@ -220,21 +244,21 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 120)
 	 * Close leaves the sleepers' queued walks behind: the module unloads
 	 * while they sleep on (a module they pinned would stay EWOULDBLOCK
 	 * for ever).  Where close wakes them instead (kCFI kernels), their
-	 * wake-ups take a moment on a loaded host: up to 2 s.
+	 * wake-ups take a moment on a loaded host: up to UNLOAD_MS.
 	 */
 	dw_session_close(&s);
-	ret = dw_module_unload_wait(2000, &tries);
+	ret = dw_module_unload_wait(UNLOAD_MS, &tries);
 	EXPECT_EQ(0, ret) TH_LOG("delete_module after close (%d tries): %s", tries,
 				 strerror(-ret));
 	EXPECT_EQ(0, kill(w.pid, 0)) TH_LOG("poll_block died");
-	for (i = 0; i < 100 && (awake = threads_awake(w.pid)) > 0; i++)
+	for (end = now_ms() + SETTLE_MS; (awake = threads_awake(w.pid)) > 0 && now_ms() < end;)
 		usleep(20000);
 	EXPECT_EQ(0, awake) TH_LOG("poll_block's threads do not sleep again");
 	dw_workload_stop(&w);
 	if (!ret) {
 		ret = dw_module_load(self->ko);
 		ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", self->ko, strerror(-ret));
-		ret = dw_device_wait(2000);
+		ret = dw_device_wait(DEVICE_MS);
 		ASSERT_LE(0, ret) TH_LOG("no usable %s after re-loading", DUNWIND_DEVICE);
 		close(ret);
 	}
