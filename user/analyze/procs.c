@@ -7,8 +7,9 @@
  *
  * Mappings: an exec (COMM with DUNWIND_COMM_EXEC) starts a new image of
  * the process; MMAP records go into the process's latest image, the
- * latest record for a range winning.  A stack is symbolised with the image
- * that was current at its time.
+ * latest record for a range winning (the same mapping reported again keeps
+ * the file read for it first: symtab.c).  A stack is symbolised with the
+ * image that was current at its time.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -193,6 +193,32 @@ int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
 	return dw_maps_add_file(m, start, end, pgoff, path, NULL, build_id, build_id_size);
 }
 
+/*
+ * Is @nm (with @path and @build_id) a mapping @m holds already, the same
+ * range of the same file (its build-id), whose file was read and is that
+ * file?  Then a new record of it (the module may report a mapping again)
+ * has nothing to add, and the file read first stays: it was read while
+ * the process mapped it, where a late record may find the process gone
+ * (no /proc/PID/root, no map_files) and only another file at @path.
+ */
+static int same_mapping_read(const struct dw_maps *m, const struct dw_map *nm, const char *path,
+			     const unsigned char *build_id, size_t build_id_size)
+{
+	size_t i;
+
+	if (!path || !build_id_size)
+		return 0;
+	for (i = 0; i < m->nr_maps; i++) {
+		const struct dw_map *o = &m->maps[i];
+
+		if (o->start == nm->start && o->end == nm->end && o->offset == nm->offset &&
+		    o->path && !strcmp(o->path, path) && o->build_id_size == build_id_size &&
+		    !memcmp(o->build_id, build_id, build_id_size))
+			return o->dso && dw_dso_usable(o->dso);
+	}
+	return 0;
+}
+
 /**
  * dw_maps_add_file() - dw_maps_add(), reading the file from elsewhere
  * @m, @start, @end, @pgoff, @path, @build_id, @build_id_size: as for
@@ -211,6 +237,8 @@ int dw_maps_add_file(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t p
 
 	if (start >= end || build_id_size > 20)
 		return -EINVAL;
+	if (same_mapping_read(m, &nm, path, build_id, build_id_size))
+		return 0;
 	if (path && dw_dso_path_is_image(path)) {
 		nm.dso = dw_dso_get(file ? file : path, build_id, build_id_size);
 		if (!nm.dso)

@@ -38,8 +38,10 @@ void dw_maps_free(struct dw_maps *m);
 struct dw_maps *dw_maps_new(void);
 /*
  * Add [@start, @end) mapping @path at file offset @pgoff, replacing what it
- * overlaps.  A non-empty @build_id that the file no longer has disables its
- * symbols.  0, -EINVAL or -ENOMEM.
+ * overlaps; the same mapping again (range, offset, path, non-empty build-id)
+ * keeps the file read for it before if that file has the build-id.  A
+ * non-empty @build_id that the file no longer has disables its symbols.
+ * 0, -EINVAL or -ENOMEM.
  */
 int dw_maps_add(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t pgoff, const char *path,
 		const unsigned char *build_id, size_t build_id_size);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dw_maps_*: symbolise addresses of this very process: a function of this
- * (PIE) test program from .symtab, and a libc function from .dynsym; and a
- * mapped copy of it whose file is gone.
+ * (PIE) test program from .symtab, and a libc function from .dynsym; a
+ * mapped copy of it whose file is gone; a mapping reported again.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -151,6 +151,49 @@ TEST(a_mapped_file_that_is_gone_is_named_through_map_files)
 	EXPECT_TRUE(ends_with(dso, "/copy"));
 	dw_maps_free(m);
 	munmap(map, st.st_size);
+}
+
+/*
+ * A mapping reported again (the module may) once its process is gone:
+ * the new record can only name the path, where another file or none is
+ * now.  The file read for the first record, whose build-id the mapping
+ * has, still names the function.
+ */
+TEST(a_mapping_reported_again_keeps_the_file_read_first)
+{
+	const char *path = "/nonexistent/dw_symtab_test/prog", *name, *dso = NULL;
+	const unsigned char *id;
+	uint64_t vaddr, foff, off = 0;
+	struct dw_maps *m;
+	struct dw_dso *d;
+	struct stat st;
+	Dl_info info;
+	int n;
+
+	ASSERT_NE(0, dladdr((void *)dw_test_marker_function, &info));
+	vaddr = (uintptr_t)dw_test_marker_function - (uintptr_t)info.dli_fbase;
+	d = dw_dso_get("/proc/self/exe", NULL, 0);
+	ASSERT_NE(NULL, d);
+	if (dw_dso_file_to_vaddr(d, vaddr, &foff) || foff != vaddr)
+		SKIP(return, "this program's text is not at its file offset");
+	n = dw_dso_build_id(d, &id);
+	if (n <= 0)
+		SKIP(return, "this program has no build-id");
+	ASSERT_EQ(0, stat("/proc/self/exe", &st));
+	m = dw_maps_new();
+	ASSERT_NE(NULL, m);
+	/* First while the process maps it (its /proc/PID/root view), then late. */
+	ASSERT_EQ(0, dw_maps_add_file(m, (uintptr_t)info.dli_fbase,
+				      (uintptr_t)info.dli_fbase + st.st_size, 0, path,
+				      "/proc/self/exe", id, n));
+	ASSERT_EQ(0, dw_maps_add_file(m, (uintptr_t)info.dli_fbase,
+				      (uintptr_t)info.dli_fbase + st.st_size, 0, path, NULL, id,
+				      n));
+	name = dw_maps_lookup(m, (uintptr_t)dw_test_marker_function, &off, &dso);
+	EXPECT_STREQ("dw_test_marker_function", name ? name : "(none)");
+	EXPECT_EQ(0, off);
+	EXPECT_STREQ(path, dso ? dso : "(none)");
+	dw_maps_free(m);
 }
 
 TEST(the_maps_of_this_process_load)
