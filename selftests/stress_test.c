@@ -324,23 +324,33 @@ TEST_F_TIMEOUT(stress, attach_2000_threads, 120)
 /*
  * Children that exec or exit while sampled in the kernel: walks queued
  * there find the image gone (stop reason EXITED); none is left unanswered.
+ * Whether a sample lands in an exec or an exit is chance (on a loaded
+ * guest, 6.1 had none in 12 rounds about half the time): up to 4
+ * sessions, each checked in full, until one has such a walk.
  */
-TEST_F_TIMEOUT(stress, exec_and_exit_with_walks_pending, 180)
+TEST_F_TIMEOUT(stress, exec_and_exit_with_walks_pending, 600)
 {
 	const char *argv[] = { "12", "32", NULL };
 	struct load l = { .workload = "exec_exit", .argv = argv, .ms = 60000, .done = "done",
 			  .flags = DUNWIND_CFG_CHILDREN };
 	unsigned long max = max_sample_rate();
+	size_t exited = 0;
 	struct outcome o;
-	int ret;
+	int ret, i;
 
 	l.freq = max && max < 10000 ? max : 10000;
-	ret = run_load(&l, &o);
-	ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
-	check_outcome(_metadata, "exec and exit", &o, self->vm_base);
-	EXPECT_LE(1, o.inv.stops[DUNWIND_STOP_EXITED])
-		TH_LOG("no walk found its image gone: none was pending at exec or exit");
-	dw_records_free(&o.r);
+	for (i = 0; i < 4 && !exited; i++) {
+		ret = run_load(&l, &o);
+		ASSERT_EQ(0, ret) TH_LOG("session %d: %s", i + 1, strerror(-ret));
+		check_outcome(_metadata, "exec and exit", &o, self->vm_base);
+		exited = o.inv.stops[DUNWIND_STOP_EXITED];
+		dw_records_free(&o.r);
+		if (!exited)
+			TH_LOG("session %d: no walk was pending at an exec or exit", i + 1);
+	}
+	EXPECT_LE(1, exited)
+		TH_LOG("no walk found its image gone in %d sessions: none was pending at exec or exit",
+		       i);
 }
 
 /*
