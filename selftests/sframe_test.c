@@ -117,6 +117,25 @@ FIXTURE_TEARDOWN(sframe)
 }
 
 /*
+ * Profile @prog (@flags: DUNWIND_CFG_*) and judge its steady-state stacks,
+ * the samples in @in_func and between, against @want into *@res.  Return:
+ * 0, or 1 when the test was skipped or failed (too few samples included).
+ */
+static int profile_steady(struct __test_metadata *_metadata, const char *prog,
+			  unsigned int flags, const struct dw_frame_pat *want, int nr_want,
+			  const char *in_func, struct dw_chain_result *res)
+{
+	struct profile p = { .prog = prog, .flags = flags,
+			     .opts = { .want = want, .nr_want = nr_want, .in_func = in_func,
+				       .window = 1 } };
+
+	if (profile_chain(_metadata, &p, res, NULL))
+		return 1;
+	EXPECT_GE(res->judged, MIN_JUDGED) TH_LOG("too few samples in %s()", in_func);
+	return res->judged < MIN_JUDGED;
+}
+
+/*
  * Profile @prog, fp_chain.c built without frame pointers (@missing: why it
  * may not be built), and expect leaf, c, b, a, main by SFrame in 99 % of
  * its steady-state stacks.
@@ -173,14 +192,10 @@ static const struct dw_frame_pat gap_want[] = {
  */
 TEST_F_TIMEOUT(sframe, table_gap_ends_every_walk, 90)
 {
-	struct profile p = { .prog = "sf_gap",
-			     .opts = { .want = gap_want, .nr_want = 3, .in_func = "leaf",
-				       .window = 1 } };
 	struct dw_chain_result res;
 
-	if (profile_chain(_metadata, &p, &res, NULL))
+	if (profile_steady(_metadata, "sf_gap", 0, gap_want, 3, "leaf", &res))
 		return;
-	EXPECT_GE(res.judged, MIN_JUDGED) TH_LOG("too few samples in leaf()");
 	EXPECT_GE(res.matched_sframe * 100, res.judged * 99)
 		TH_LOG("only %zu of %zu steady-state stacks are leaf,c,b by SFrame",
 		       res.matched_sframe, res.judged);
@@ -193,14 +208,11 @@ TEST_F_TIMEOUT(sframe, table_gap_ends_every_walk, 90)
 /* The same binary walked with frame pointers only: the chain is lost. */
 TEST_F_TIMEOUT(sframe, sframe_chain_fp_only, 90)
 {
-	struct profile p = { .prog = "sf_chain", .flags = DUNWIND_CFG_FP_ONLY,
-			     .opts = { .want = chain_want, .nr_want = 5, .in_func = "leaf",
-				       .window = 1 } };
 	struct dw_chain_result res;
 
-	if (profile_chain(_metadata, &p, &res, NULL))
+	if (profile_steady(_metadata, "sf_chain", DUNWIND_CFG_FP_ONLY, chain_want, 5, "leaf",
+			   &res))
 		return;
-	EXPECT_GE(res.judged, MIN_JUDGED) TH_LOG("too few samples in leaf()");
 	EXPECT_LE(res.matched * 100, res.judged * 5)
 		TH_LOG("%zu of %zu frame-pointer stacks found the chain without frame pointers",
 		       res.matched, res.judged);
@@ -210,14 +222,10 @@ TEST_F_TIMEOUT(sframe, sframe_chain_fp_only, 90)
 /* Program with frame pointers, library with SFrame only. */
 TEST_F_TIMEOUT(sframe, mixed_fp_main_sframe_lib, 90)
 {
-	struct profile p = { .prog = "mix_fp_main",
-			     .opts = { .want = mix_want, .nr_want = 5, .in_func = "lib_leaf",
-				       .window = 1 } };
 	struct dw_chain_result res;
 
-	if (profile_chain(_metadata, &p, &res, NULL))
+	if (profile_steady(_metadata, "mix_fp_main", 0, mix_want, 5, "lib_leaf", &res))
 		return;
-	EXPECT_GE(res.judged, MIN_JUDGED) TH_LOG("too few samples in lib_leaf()");
 	EXPECT_GE(res.matched_both * 100, res.judged * 99)
 		TH_LOG("only %zu of %zu stacks are lib_leaf,lib_b,lib_a,a,main using both methods",
 		       res.matched_both, res.judged);
@@ -226,14 +234,10 @@ TEST_F_TIMEOUT(sframe, mixed_fp_main_sframe_lib, 90)
 /* Program with SFrame only, library with frame pointers and no .sframe. */
 TEST_F_TIMEOUT(sframe, mixed_sframe_main_fp_lib, 90)
 {
-	struct profile p = { .prog = "mix_sf_main",
-			     .opts = { .want = mix_want, .nr_want = 5, .in_func = "lib_leaf",
-				       .window = 1 } };
 	struct dw_chain_result res;
 
-	if (profile_chain(_metadata, &p, &res, NULL))
+	if (profile_steady(_metadata, "mix_sf_main", 0, mix_want, 5, "lib_leaf", &res))
 		return;
-	EXPECT_GE(res.judged, MIN_JUDGED) TH_LOG("too few samples in lib_leaf()");
 	EXPECT_GE(res.matched_both * 100, res.judged * 99)
 		TH_LOG("only %zu of %zu stacks are lib_leaf,lib_b,lib_a,a,main using both methods",
 		       res.matched_both, res.judged);
