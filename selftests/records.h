@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <linux/dunwind.h>
-#include "capture/ring.h"
+#include "record/session.h"
 #include "analyze/stitch.h"
 
 struct dw_records {

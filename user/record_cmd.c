@@ -12,7 +12,7 @@
 
 #include "capture/compress.h"
 #include "capture/event.h"
-#include "capture/recording.h"
+#include "record/recording.h"
 #include "commands.h"
 #include "symbols/dso.h"
 #include "util/cpulist.h"

@@ -8,7 +8,7 @@
 #ifndef DW_PROFILE_PRIV_H
 #define DW_PROFILE_PRIV_H
 
-#include "analyze/procs.h"
+#include "symbols/procs.h"
 #include "analyze/profile.h"
 #include "capture/usnap.h"
 #include "symbols/kallsyms.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "record.h"
-#include "analyze/procs.h"
+#include "symbols/procs.h"
 #include "capture/usnap.h"
 #include "symbols/perfmap.h"
 #include "symbols/procfile.h"

@@ -30,7 +30,7 @@
 #include "sframe/sframe_enc.h"
 #include "sframe/sframe_gen.h"
 #include "sframe/cfi_rule.h"
-#include "sframe/ehframe_hdr.h"
+#include "util/ehframe_hdr.h"
 #include "sframe/gap_scan.h"
 #include "util/clock.h"
 #include "util/elf.h"

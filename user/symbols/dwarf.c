@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sframe/ehframe_hdr.h"
+#include "util/ehframe_hdr.h"
 #include "symbols/dwarf.h"
 
 static const char *die_name(Dwarf_Die *die)

@@ -11,7 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "mkrec.h"
-#include "analyze/procs.h"
+#include "symbols/procs.h"
 #include "selfmap.h"
 
 __attribute__((noinline, used)) int dw_procs_test_fn(int x)

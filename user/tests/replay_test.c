@@ -13,7 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "mkrec.h"
-#include "capture/recorder.h"
+#include "record/recorder.h"
 
 #define KIP0	0xffffffff81000000ULL
 

@@ -15,7 +15,7 @@
 
 #include "kselftest_harness.h"
 #include "mkrec.h"
-#include "capture/ring.h"
+#include "record/session.h"
 
 #define PAGE	4096
 

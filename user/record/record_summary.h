@@ -3,7 +3,7 @@
 #ifndef DW_RECORD_SUMMARY_H
 #define DW_RECORD_SUMMARY_H
 
-#include "capture/recorder.h"
+#include "record/recorder.h"
 
 void dw_record_progress(const struct dw_recorder *st, int done);
 void dw_record_summary(const struct dw_recorder *st, const char *output, int off_cpu,

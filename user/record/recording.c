@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 
 #include "capture/event.h"
-#include "capture/permission.h"
-#include "capture/record_summary.h"
-#include "capture/recording.h"
+#include "record/permission.h"
+#include "record/record_summary.h"
+#include "record/recording.h"
 #include "util/clock.h"
 #include "util/proc_cpu.h"
 #include "util/spawn.h"

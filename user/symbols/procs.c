@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "record.h"
-#include "analyze/procs.h"
+#include "symbols/procs.h"
 #include "symbols/symtab.h"
 #include "util/array.h"
 

@@ -6,7 +6,7 @@
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
-#include "capture/permission.h"
+#include "record/permission.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON	38

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <linux/dunwind.h>
 
-#include "capture/recorder.h"
-#include "capture/ring.h"
+#include "record/recorder.h"
+#include "record/session.h"
 
 /* What is recorded, and how (dunwind record's options). */
 struct dw_record_opts {

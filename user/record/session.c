@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 
 #include "record.h"
-#include "capture/ring.h"
+#include "record/session.h"
 
 /* Largest record the header's u16 size can describe, 8-byte aligned. */
 #define DW_RECORD_MAX	(0xffffU & ~7U)

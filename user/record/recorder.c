@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "capture/ksnap.h"
-#include "capture/recorder.h"
+#include "record/recorder.h"
 #include "util/clock.h"
 
 /**

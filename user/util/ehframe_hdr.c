@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sframe/ehframe_hdr.h"
+#include "util/ehframe_hdr.h"
 #include "util/elf.h"
 
 /* DW_EH_PE_* pointer encodings accepted in .eh_frame_hdr. */

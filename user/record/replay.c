@@ -16,7 +16,7 @@
 
 #include "record.h"
 #include "capture/compress.h"
-#include "capture/recorder.h"
+#include "record/recorder.h"
 
 #define REPLAY_BUF	(1024 * 1024)	/* bytes read at a time */
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capture/record_summary.h"
+#include "record/record_summary.h"
 #include "sframe/sframe_reg.h"
 
 static unsigned long long per(unsigned long long ns, unsigned long long n)
