@@ -266,7 +266,7 @@ int dw_capture_zstd_read(struct dw_capture_reader *r, const void *src, size_t le
  * @len:	compressed bytes to read from @fd
  *
  * Context: user space.  For the recorder's read-back of its own capture
- * (replay.c), which reads it in chunks rather than whole.
+ * (record/replay.c), which reads it in chunks rather than whole.
  * Return: 0 or -ENOMEM.
  */
 int dw_zstd_source_init(struct dw_zstd_source *s, int fd, __u64 len)

@@ -2,8 +2,8 @@
 /*
  * zstd-compressed captures (record -z): the records after the header as one
  * zstd stream, flushed at every dw_capture_flush().  dw_capture_compress()
- * (capture.h) turns it on; capture.c calls the rest, and replay.c reads a
- * capture back through dw_zstd_source.
+ * (capture.h) turns it on; capture.c calls the rest, and record/replay.c
+ * reads a capture back through dw_zstd_source.
  */
 #ifndef DW_CAPTURE_COMPRESS_H
 #define DW_CAPTURE_COMPRESS_H

@@ -4,7 +4,7 @@
  * usnap.c).
  *
  * While recording, MMAP and COMM records feed a process model
- * (analyze/procs.c; an MMAP record opens its file then, so a file
+ * (symbols/procs.c; an MMAP record opens its file then, so a file
  * replaced later is still read as it was mapped), and the addresses of
  * USER_STACK records are gathered, each once per process image.  At the
  * end each address is resolved: its file, the function holding it (the

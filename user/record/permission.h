@@ -3,8 +3,8 @@
  * Who may record what (the module applies perf_event_open()'s policy,
  * kernel.perf_event_paranoid): what the caller has and what to change.
  */
-#ifndef DW_CAPTURE_PERMISSION_H
-#define DW_CAPTURE_PERMISSION_H
+#ifndef DW_RECORD_PERMISSION_H
+#define DW_RECORD_PERMISSION_H
 
 #include <stdbool.h>
 #include <stdio.h>

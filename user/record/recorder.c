@@ -4,7 +4,7 @@
  * capture file and is counted; MMAP records feed the SFrame tables, MMAP
  * and COMM records the user symbol snapshot (their files are read while
  * the processes map them).  The addresses the snapshots need are read
- * back from the capture after the recording (capture/replay.c), not here
+ * back from the capture after the recording (record/replay.c), not here
  * beside the profiled program.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The recorder leaves the kernel IPs of its samples for after the
- * recording (capture/replay.c): none are gathered while records come in,
+ * recording (record/replay.c): none are gathered while records come in,
  * all of them once the capture is read back, and a capture damaged
  * meanwhile is refused.
  */
