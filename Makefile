@@ -67,6 +67,7 @@ deps:
 unit: user
 	$(MAKE) -C user test
 	$(MAKE) -C lib test
+	tools/rooms_check
 
 fuzz-short:
 	$(MAKE) -C fuzz run SECONDS=20
