@@ -11,7 +11,7 @@
 #include <linux/dunwind.h>
 
 #include "capture/capture.h"
-#include "capture/kips.h"
+#include "record/kips.h"
 #include "capture/usnap.h"
 #include "sframe/sframe_feed.h"
 

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "capture/kips.h"
+#include "record/kips.h"
 #include "util/array.h"
 
 static int cmp_u64(const void *a, const void *b)
