@@ -6,6 +6,7 @@
 
 #include "cmdopts.h"
 #include "capture/event.h"
+#include "util/log.h"
 
 /**
  * dw_opt_cpu_time() - --event: on-CPU or off-CPU samples only
@@ -26,8 +27,8 @@ int dw_opt_cpu_time(const struct dw_option *opt, const char *arg, void *args, co
 	else if (dw_event_parse(arg) >= 0 || !strcmp(arg, "on-cpu"))
 		*v = DW_PROF_ON_CPU;
 	else {
-		fprintf(stderr, "dunwind %s: --event wants %s, on-cpu, %s or off-cpu, not '%s'\n",
-			cmd, dw_event_names(), DW_EVENT_OFFCPU_NAME, arg);
+		dw_cmd_warn(cmd, "--event wants %s, on-cpu, %s or off-cpu, not '%s'\n",
+			    dw_event_names(), DW_EVENT_OFFCPU_NAME, arg);
 		return -EINVAL;
 	}
 	return 0;
@@ -47,8 +48,7 @@ int dw_open_output(const char *cmd, const char *path, int binary, FILE **f)
 {
 	if (!path || !strcmp(path, "-")) {
 		if (binary && isatty(STDOUT_FILENO)) {
-			fprintf(stderr, "dunwind %s: not writing binary data to a terminal: give "
-				"-o FILE\n", cmd);
+			dw_cmd_warn(cmd, "not writing binary data to a terminal: give -o FILE\n");
 			return -ENOTTY;
 		}
 		*f = stdout;
@@ -58,7 +58,7 @@ int dw_open_output(const char *cmd, const char *path, int binary, FILE **f)
 	if (!*f) {
 		int err = errno;
 
-		fprintf(stderr, "dunwind %s: %s: %s\n", cmd, path, strerror(err));
+		dw_cmd_warn(cmd, "%s: %s\n", path, strerror(err));
 		return -err;
 	}
 	return 0;
@@ -83,8 +83,8 @@ int dw_close_output(const char *cmd, const char *path, FILE *f)
 	if (bad) {
 		int err = errno ? errno : EIO;
 
-		fprintf(stderr, "dunwind %s: writing %s failed: %s\n", cmd,
-			f == stdout ? "the output" : path, strerror(err));
+		dw_cmd_warn(cmd, "writing %s failed: %s\n", f == stdout ? "the output" : path,
+			    strerror(err));
 		return -err;
 	}
 	return 0;

@@ -21,6 +21,7 @@
 #include "analyze/profile_priv.h"
 #include "symbols/dso.h"
 #include "symbols/perfmap.h"
+#include "util/log.h"
 
 struct perfmap_ent {
 	struct perfmap_ent *next;
@@ -320,23 +321,32 @@ void prof_warn_unnamed(const struct dw_prof *p)
 {
 	const struct prof_priv *pp = p->priv;
 	const struct unnamed_file *u;
+	char *files = NULL;
+	size_t len = 0;
+	FILE *f;
 	int n = 0;
 
 	if (!pp->unnamed)
 		return;
-	fprintf(stderr, "dunwind: no function names for %lu addresses in:", p->unnamed);
-	for (u = pp->unnamed; u; u = u->next, n++) {
+	f = open_memstream(&files, &len);
+	for (u = pp->unnamed; f && u; u = u->next, n++) {
 		if (n < 8)
-			fprintf(stderr, " %s%s%s%s", u->path, u->stale_id[0] ? " (not the recorded "
+			fprintf(f, " %s%s%s%s", u->path, u->stale_id[0] ? " (not the recorded "
 				"file: that had build-id " : "", u->stale_id, u->stale_id[0] ? ")" : "");
 	}
-	if (n > 8)
-		fprintf(stderr, " and %d more", n - 8);
-	fprintf(stderr, "\ndunwind: to name them: %s; or give the recorded files with --symfs "
-		"DIR (a copy of the recording machine's root) or --debug-dir DIR (.build-id/xx/"
-		"yyyy[.debug]), or set DEBUGINFOD_URLS\n", pp->usnap ?
+	if (f && n > 8)
+		fprintf(f, " and %d more", n - 8);
+	if (f && fclose(f)) {
+		free(files);
+		files = NULL;
+	}
+	dw_warn("no function names for %lu addresses in:%s\ndunwind: to name them: %s; or give "
+		"the recorded files with --symfs DIR (a copy of the recording machine's root) or "
+		"--debug-dir DIR (.build-id/xx/yyyy[.debug]), or set DEBUGINFOD_URLS\n",
+		p->unnamed, files ? files : " (out of memory for their names)", pp->usnap ?
 		"the capture's snapshot does not know them (stripped files without .eh_frame?)" :
 		"record without --no-symbol-snapshot so the capture names them");
+	free(files);
 }
 
 /* Free the perf maps read and the list of unnamed files. */

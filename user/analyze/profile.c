@@ -30,6 +30,7 @@
 #include "analyze/profile_priv.h"
 #include "capture/ksnap.h"
 #include "symbols/dso.h"
+#include "util/log.h"
 
 static const char *const stop_names[DW_PROF_STOP_NR] = {
 	[DUNWIND_STOP_END] = "end",
@@ -283,7 +284,7 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 		return e;
 	}
 	if (r.cut)
-		fprintf(stderr, "dunwind: %s: %s\n", path, r.err);
+		dw_warn("%s: %s\n", path, r.err);
 	/* Replaced and missing files: one warning at the end (prof_warn_unnamed()). */
 	dw_dso_set_quiet(1);
 	p = prof_new(&r.hdr, o);

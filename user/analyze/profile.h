@@ -49,7 +49,7 @@ struct dw_prof_opts {
 	int pid, tid;			/* keep only this process / thread (0: all) */
 	int cpu_time;			/* DW_PROF_ON_CPU / DW_PROF_OFF_CPU: keep only those */
 	const char *comm;		/* keep only threads with this name */
-	int quiet;			/* no warnings on stderr */
+	int quiet;			/* no warnings (dw_warn()) */
 	int no_demangle;		/* keep C++/Rust names mangled */
 };
 

@@ -21,6 +21,7 @@
 #include "util/array.h"
 #include "util/clock.h"
 #include "util/exec_path.h"
+#include "util/log.h"
 #include "util/maps.h"
 #include "util/num.h"
 
@@ -56,7 +57,7 @@ static void feed_account(struct dw_sframe_feed *f, const struct dw_sframe_reg_fi
 	else if (r->source == DW_SFRAME_SRC_GENERATED)
 		f->gen++;
 	if (r->err == -ENOTTY) {
-		fprintf(stderr, "dunwind: %s\n", dw_sframe_reg_strerror(r->err));
+		dw_warn("%s\n", dw_sframe_reg_strerror(r->err));
 		f->dev_fd = -1;
 	}
 }
@@ -117,9 +118,9 @@ static void feed_none(struct dw_sframe_feed *f, const struct feed_file *id)
 	if (!f->barrier || f->dev_fd < 0 || !id->ino)
 		return;
 	if (ioctl(f->dev_fd, DUNWIND_IOC_SFRAME_NONE, &n)) {
-		fprintf(stderr, "dunwind: telling the module a file has no table: %s: walks in "
-			"such files wait up to 1 s (load the module built with this dunwind, or "
-			"use --no-barrier)\n", strerror(errno));
+		dw_warn("telling the module a file has no table: %s: walks in such files wait "
+			"up to 1 s (load the module built with this dunwind, or use --no-barrier)\n",
+			strerror(errno));
 		f->barrier = 0;
 	}
 }
@@ -278,8 +279,7 @@ void dw_sframe_feed_pid(struct dw_sframe_feed *f, int pid)
 		if (res.files[i].source != DW_SFRAME_SRC_NONE || res.files[i].err)
 			feed_account(f, &res.files[i], NULL);
 	if (err && err != -ENOTTY)
-		fprintf(stderr, "dunwind: SFrame tables for pid %d: %s\n", pid,
-			dw_sframe_reg_strerror(err));
+		dw_warn("SFrame tables for pid %d: %s\n", pid, dw_sframe_reg_strerror(err));
 	dw_sframe_reg_pid_free(&res);
 }
 
@@ -334,8 +334,8 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 		return;
 	proc = opendir("/proc");
 	if (!proc) {
-		fprintf(stderr, "dunwind: /proc: %s: no SFrame tables for the processes running "
-			"now (mount /proc)\n", strerror(errno));
+		dw_warn("/proc: %s: no SFrame tables for the processes running now (mount "
+			"/proc)\n", strerror(errno));
 		return;
 	}
 	while ((d = readdir(proc)) && f->dev_fd >= 0) {

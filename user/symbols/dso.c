@@ -33,6 +33,7 @@
 #include "util/vdso.h"
 #include "symbols/dwarf.h"
 #include "symbols/plt.h"
+#include "util/log.h"
 
 struct dw_load {
 	uint64_t offset, vaddr, filesz;
@@ -136,7 +137,7 @@ int dw_dso_set_symfs(const char *dir)
 }
 
 /**
- * dw_dso_set_quiet() - do not warn about replaced files on stderr
+ * dw_dso_set_quiet() - do not warn about replaced files (dw_warn())
  * @q:		non-zero: quiet
  *
  * Context: user space.
@@ -385,10 +386,9 @@ struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 			if (!quiet) {
 				hex(want, d->key_id, d->key_id_size);
 				hex(have, d->build_id, d->build_id_size);
-				fprintf(stderr, "dunwind: %s: build-id %s is not the recorded %s "
-					"(the file changed since the recording): its frames stay "
-					"[unknown]; set DEBUGINFOD_URLS to fetch the recorded "
-					"one\n",
+				dw_warn("%s: build-id %s is not the recorded %s (the file changed "
+					"since the recording): its frames stay [unknown]; set "
+					"DEBUGINFOD_URLS to fetch the recorded one\n",
 					path, d->build_id_size ? have : "(none)", want);
 			}
 			close_dwfl(d);

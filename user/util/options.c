@@ -5,9 +5,11 @@
  */
 #include <ctype.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/log.h"
 #include "util/num.h"
 #include "util/options.h"
 
@@ -54,10 +56,10 @@ static int bad_number(const struct dw_option *o, const char *cmd, const char *ar
 
 	opt_name(o, name, sizeof(name));
 	if (err == -ERANGE || o->type == DW_OPT_INT)
-		fprintf(stderr, "dunwind %s: %s wants a number from %lld to %llu, not '%s'\n",
-			cmd, name, lo, o->max, arg);
+		dw_cmd_warn(cmd, "%s wants a number from %lld to %llu, not '%s'\n", name, lo,
+			    o->max, arg);
 	else
-		fprintf(stderr, "dunwind %s: %s wants a number, not '%s'\n", cmd, name, arg);
+		dw_cmd_warn(cmd, "%s wants a number, not '%s'\n", name, arg);
 	return -EINVAL;
 }
 
@@ -102,6 +104,21 @@ static int set_value(const struct dw_option *o, const char *arg, void *args, con
 	return -EINVAL;
 }
 
+/* After a usage error: the usage, as a warning (through the print callback). */
+static void usage_warn(const struct dw_cmd_help *cmd)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	dw_options_usage(f, cmd);
+	if (!fclose(f) && len)
+		dw_print(DW_WARN, "%s", text);
+	free(text);
+}
+
 /**
  * dw_parse_options() - parse a command's arguments by its table
  * @argc, @argv:	argv[0] is the command's name
@@ -109,8 +126,8 @@ static int set_value(const struct dw_option *o, const char *arg, void *args, con
  * @args:		the argument struct the table's offsets point into
  *
  * -h/--help prints the help on stdout; --list-opts (for the completion,
- * not in -h) prints the long options.  A usage error prints what is wrong
- * and the usage on stderr.
+ * not in -h) prints the long options (the table's own output).  A usage
+ * error says what is wrong, and the usage, through dw_warn() (util/log.h).
  *
  * Context: user space; uses getopt_long()'s globals.
  * Return: the index of the first argument that is not an option, or
@@ -128,7 +145,7 @@ int dw_parse_options(int argc, char **argv, const struct dw_cmd_help *cmd, void 
 	lo = calloc(n + 3, sizeof(*lo));
 	so = malloc(3 * n + 3);
 	if (!lo || !so) {
-		fprintf(stderr, "dunwind %s: out of memory\n", cmd->name);
+		dw_cmd_warn(cmd->name, "out of memory\n");
 		goto out;
 	}
 	if (cmd->flags & DW_PARSE_STOP_AT_NON_OPTION)
@@ -168,7 +185,7 @@ int dw_parse_options(int argc, char **argv, const struct dw_cmd_help *cmd, void 
 		else
 			i = (size_t)(c - VAL_BASE);
 		if (i >= n) {		/* '?': getopt_long() said what */
-			dw_options_usage(stderr, cmd);
+			usage_warn(cmd);
 			goto out;
 		}
 		if (set_value(&opts[i], optarg, args, cmd->name))
@@ -176,8 +193,8 @@ int dw_parse_options(int argc, char **argv, const struct dw_cmd_help *cmd, void 
 	}
 	ret = optind;
 	if ((cmd->flags & DW_PARSE_NO_ARGS) && optind < argc) {
-		fprintf(stderr, "dunwind %s: unexpected argument '%s'\n", cmd->name, argv[optind]);
-		dw_options_usage(stderr, cmd);
+		dw_cmd_warn(cmd->name, "unexpected argument '%s'\n", argv[optind]);
+		usage_warn(cmd);
 		ret = -EINVAL;
 	}
 out:

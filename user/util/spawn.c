@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "util/log.h"
 #include "util/spawn.h"
 
 /**
@@ -41,7 +42,7 @@ int dw_spawn_held(char **cmd, int *go)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* the recorder gave up */
 		execvp(cmd[0], cmd);
-		fprintf(stderr, "dunwind: cannot run %s: %s\n", cmd[0], strerror(errno));
+		dw_warn("cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
 	}
 	close(p[0]);
