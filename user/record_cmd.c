@@ -247,7 +247,7 @@ static int do_record(const struct dw_record_opts *o)
 {
 	struct dw_record_run r = {
 		.o = o, .s = { .fd = -1 }, .go = -1, .pidfd = -1,
-		.tty = isatty(STDERR_FILENO),
+		.tty = isatty(STDERR_FILENO) ? stderr : NULL,
 	};
 	int ret;
 
@@ -276,7 +276,7 @@ static int do_record(const struct dw_record_opts *o)
 	dw_sframe_feed_free(&r.st.feed);
 	dw_usnap_writer_free(r.st.usnap);
 	dw_session_close(&r.s);
-	return ret;
+	return ret < 0 ? 1 : ret;
 }
 
 /**

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Who may record what, and what to change when it is not allowed. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
 #include "record/permission.h"
+#include "util/log.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON	38
@@ -41,27 +43,27 @@ int dw_perm_paranoid(int *val)
 	return n == 1 ? 0 : -ERANGE;
 }
 
-void dw_perm_explain(FILE *out, const char *what, bool system_wide, bool off_cpu)
+void dw_perm_explain(const char *what, bool system_wide, bool off_cpu)
 {
 	int need = off_cpu ? -1 : system_wide ? 0 : 2;
 	int val;
 
-	fprintf(out, "dunwind: %s: permission denied\n", what);
+	dw_warn("%s: permission denied\n", what);
 	if (dw_perm_privileged()) {
-		fprintf(out, "dunwind: you have CAP_PERFMON: a security module (SELinux, "
+		dw_warn("you have CAP_PERFMON: a security module (SELinux, "
 			"AppArmor) must have refused it\n");
 		return;
 	}
 	if (dw_perm_paranoid(&val))
-		fprintf(out, "dunwind: cannot read %s: run as root\n", PARANOID_PATH);
+		dw_warn("cannot read %s: run as root\n", PARANOID_PATH);
 	else if (val > need)
-		fprintf(out, "dunwind: kernel.perf_event_paranoid is %d: without CAP_PERFMON "
+		dw_warn("kernel.perf_event_paranoid is %d: without CAP_PERFMON "
 			"this needs %d or lower ('sudo sysctl kernel.perf_event_paranoid=%d'), "
 			"or run as root\n", val, need, need);
 	else
-		fprintf(out, "dunwind: without CAP_PERFMON you may profile only your own "
+		dw_warn("without CAP_PERFMON you may profile only your own "
 			"processes (same user, not setuid): run as root for others\n");
 	if (access("/dev/dunwind", R_OK | W_OK))
-		fprintf(out, "dunwind: /dev/dunwind is not open to you: the udev rule "
+		dw_warn("/dev/dunwind is not open to you: the udev rule "
 			"(make install-udev) gives it to group 'dunwind'\n");
 }

@@ -14,6 +14,7 @@
 #include "capture/ksnap.h"
 #include "record/recorder.h"
 #include "util/clock.h"
+#include "util/log.h"
 
 /**
  * dw_recorder_place() - where the drain copies a record (a dw_place_fn)
@@ -107,7 +108,8 @@ int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
  * @output:	the capture's name, for messages
  *
  * Context: user space.
- * Return: 0, or 1 if the capture cannot be written (said).
+ * Return: 0, or -errno if the capture cannot be written (said); symbols
+ * that cannot be read are said, and the capture goes on without them.
  */
 int dw_recorder_write_ksyms(struct dw_recorder *st, const char *output)
 {
@@ -126,15 +128,14 @@ int dw_recorder_write_ksyms(struct dw_recorder *st, const char *output)
 	err = dw_ksnap_write_ips(&st->w, NULL, NULL, ips, st->kips.nr);
 
 	if (err == -EPERM) {
-		fprintf(stderr, "dunwind: /proc/kallsyms hides kernel addresses: the capture has "
-			"no kernel symbols (record as root)\n");
+		dw_warn("/proc/kallsyms hides kernel addresses: the capture has no kernel "
+			"symbols (record as root)\n");
 	} else if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
-		fprintf(stderr, "dunwind: %s: %s\n", output, strerror(-err));
+		dw_warn("%s: %s\n", output, strerror(-err));
 		st->write_err = err;
-		return 1;
+		return err;
 	} else if (err) {
-		fprintf(stderr, "dunwind: kernel symbols: %s: the capture has none\n",
-			strerror(-err));
+		dw_warn("kernel symbols: %s: the capture has none\n", strerror(-err));
 	} else {
 		st->ksyms_bytes = st->w.hdr.record_bytes - before;
 		st->ksyms_ms = dw_now_ms() - t0;
@@ -148,20 +149,21 @@ int dw_recorder_write_ksyms(struct dw_recorder *st, const char *output)
  * @output:	the capture's name, for messages
  *
  * Context: user space.
- * Return: 0, or 1 if the capture cannot be written (said).
+ * Return: 0, or -errno if the capture cannot be written (said); symbols
+ * that cannot be read are said, and the capture goes on without them.
  */
 int dw_recorder_write_usyms(struct dw_recorder *st, const char *output)
 {
 	int err = dw_usnap_write(st->usnap, &st->w, &st->usyms);
 
 	if (err == -EIO || err == -ENOSPC || err == -EFBIG) {
-		fprintf(stderr, "dunwind: %s: %s\n", output, strerror(-err));
+		dw_warn("%s: %s\n", output, strerror(-err));
 		st->write_err = err;
-		return 1;
+		return err;
 	}
 	if (err)
-		fprintf(stderr, "dunwind: user symbols: %s: the capture has none (reports need "
-			"the binaries then)\n", strerror(-err));
+		dw_warn("user symbols: %s: the capture has none (reports need the binaries "
+			"then)\n", strerror(-err));
 	else
 		st->usyms_written = 1;
 	return 0;

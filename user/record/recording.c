@@ -19,6 +19,7 @@
 #include "record/record_summary.h"
 #include "record/recording.h"
 #include "util/clock.h"
+#include "util/log.h"
 #include "util/proc_cpu.h"
 #include "util/spawn.h"
 
@@ -39,14 +40,15 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-/* A plain error about @what (a file, a system call). */
-static void report_file(const char *what, int err)
+/* A plain error about @what (a file, a system call); returns @err. */
+static int report_file(const char *what, int err)
 {
-	fprintf(stderr, "dunwind: %s: %s\n", what, strerror(-err));
+	dw_warn("%s: %s\n", what, strerror(-err));
+	return err;
 }
 
-/* Say what went wrong with the device or session and what to do about it. */
-static void report(const struct dw_record_opts *o, const char *what, int err)
+/* Say what went wrong with the device or session and what to do; returns @err. */
+static int report(const struct dw_record_opts *o, const char *what, int err)
 {
 	const char *dev = o->device ? o->device : DUNWIND_DEVICE;
 
@@ -54,25 +56,24 @@ static void report(const struct dw_record_opts *o, const char *what, int err)
 	case ENOENT:
 	case ENODEV:
 	case ENXIO:
-		fprintf(stderr, "dunwind: %s not found: load the module (insmod dunwind.ko, from "
-			"out/kmod/RELEASE/kmod/ or 'make install')\n",
-			dev);
+		dw_warn("%s not found: load the module (insmod dunwind.ko, from "
+			"out/kmod/RELEASE/kmod/ or 'make install')\n", dev);
 		break;
 	case EACCES:
 	case EPERM:
-		dw_perm_explain(stderr, what, o->all_cpus, o->off_cpu);
+		dw_perm_explain(what, o->all_cpus, o->off_cpu);
 		break;
 	case ESRCH:
-		fprintf(stderr, "dunwind: %s: no such process %d\n", what,
-			o->pid ? o->pid : o->tid);
+		dw_warn("%s: no such process %d\n", what, o->pid ? o->pid : o->tid);
 		break;
 	case ENOMEM:
-		fprintf(stderr, "dunwind: %s: no memory for the ring: its pages count as locked "
-			"memory; use a smaller ring (-m) or raise 'ulimit -l'\n", what);
+		dw_warn("%s: no memory for the ring: its pages count as locked memory; use a "
+			"smaller ring (-m) or raise 'ulimit -l'\n", what);
 		break;
 	default:
 		report_file(what, err);
 	}
+	return err;
 }
 
 /* Drain once; on failure say why.  Records consumed, or -errno. */
@@ -88,13 +89,13 @@ static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_r
 	if (n >= 0)
 		return n;
 	if (st->write_err)
-		report_file(o->output, st->write_err);
-	else if (n == -EPROTO)
-		fprintf(stderr, "dunwind: the ring holds a malformed record: stopping "
-			"(a module bug: please report it)\n");
-	else
-		report(o, "reading the ring", n);
-	return n;
+		return report_file(o->output, st->write_err);
+	if (n == -EPROTO) {
+		dw_warn("the ring holds a malformed record: stopping (a module bug: please "
+			"report it)\n");
+		return n;
+	}
+	return report(o, "reading the ring", n);
 }
 
 /* Is the thread @tid gone (for -t, when no pidfd can watch it)? */
@@ -106,7 +107,7 @@ static int tid_gone(int tid)
 
 /*
  * Hold the command, open the session and the capture file, give the module
- * the tables the target needs first.  0, or 1 (said).
+ * the tables the target needs first.  0, or -errno (said).
  */
 int dw_record_open(struct dw_record_run *r)
 {
@@ -122,38 +123,33 @@ int dw_record_open(struct dw_record_run *r)
 	if (o->cmd) {
 		r->child = dw_spawn_held(o->cmd, &r->go);
 		if (r->child < 0) {
-			report_file("fork", r->child);
+			err = report_file("fork", r->child);
 			r->child = 0;
-			return 1;
+			return err;
 		}
 		if (!o->all_cpus)
 			r->cfg.pid = r->child;
 	}
 	err = dw_session_open(&r->s, o->device, &r->cfg);
 	if (err == -EINVAL && (o->off_cpu || o->all_cpus)) {
-		fprintf(stderr, "dunwind record: the module refuses %s: a CPU that is not there "
-			"(see /sys/devices/system/cpu/possible), or a module older than this "
-			"dunwind: load the module built from this tree\n",
-			o->all_cpus ? "-a" : "--off-cpu");
-		return 1;
+		dw_cmd_warn("record", "the module refuses %s: a CPU that is not there (see "
+			    "/sys/devices/system/cpu/possible), or a module older than this "
+			    "dunwind: load the module built from this tree\n",
+			    o->all_cpus ? "-a" : "--off-cpu");
+		return err;
 	}
-	if (err) {
-		report(o, "opening the session", err);
-		return 1;
-	}
+	if (err)
+		return report(o, "opening the session", err);
 	/* Before the command runs: an output that cannot be written fails now. */
 	err = dw_capture_create_new(&r->st.w, o->output, &r->cfg, o->force);
 	if (err == -EEXIST) {
-		fprintf(stderr, "dunwind: %s exists: give -f to overwrite it, or -o another "
-			"file\n", o->output);
-		return 1;
+		dw_warn("%s exists: give -f to overwrite it, or -o another file\n", o->output);
+		return err;
 	}
 	if (!err && o->zstd_level)
 		err = dw_capture_compress(&r->st.w, o->zstd_level);
-	if (err) {
-		report_file(o->output, err);
-		return 1;
-	}
+	if (err)
+		return report_file(o->output, err);
 	if (r->child || r->cfg.pid || r->cfg.tid)
 		r->pidfd = (int)syscall(SYS_pidfd_open, r->child ? r->child :
 					r->cfg.pid ? r->cfg.pid : r->cfg.tid, 0);
@@ -183,34 +179,30 @@ int dw_record_open(struct dw_record_run *r)
 	return 0;
 }
 
-/* Start the session, then release the command.  0, or 1 (said). */
+/* Start the session, then release the command.  0, or -errno (said). */
 int dw_record_start(struct dw_record_run *r)
 {
 	const struct dw_record_opts *o = r->o;
 	int err = dw_session_start(&r->s);
 
 	if (err == -ENODEV && o->all_cpus) {
-		fprintf(stderr, "dunwind record: -C names a CPU that is offline (see "
-			"/sys/devices/system/cpu/online)\n");
-		return 1;
+		dw_cmd_warn("record", "-C names a CPU that is offline (see "
+			    "/sys/devices/system/cpu/online)\n");
+		return err;
 	}
 	if (err && dw_event_is_hw(o->event) && (err == -ENOENT || err == -EOPNOTSUPP)) {
-		fprintf(stderr, "dunwind record: %s: no PMU counts this event on this machine "
-			"(a VM without a virtual PMU?): use -e cpu-clock\n", dw_event_name(o->event));
-		return 1;
+		dw_cmd_warn("record", "%s: no PMU counts this event on this machine (a VM "
+			    "without a virtual PMU?): use -e cpu-clock\n", dw_event_name(o->event));
+		return err;
 	}
-	if (err) {
-		report(o, "starting the session", err);
-		return 1;
-	}
+	if (err)
+		return report(o, "starting the session", err);
 	r->started = 1;
 	r->t_start = dw_now_ms();
 	r->cpu_start = dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (r->child) {
-		if (write(r->go, "g", 1) != 1) {
-			report_file("starting the command", -errno);
-			return 1;
-		}
+		if (write(r->go, "g", 1) != 1)
+			return report_file("starting the command", -errno);
 		close(r->go);
 		r->go = -1;
 	}
@@ -228,10 +220,12 @@ static int poll_ms(const struct dw_record_run *r)
 	return left <= 0 ? 0 : left < DW_POLL_MS ? (int)left : DW_POLL_MS;
 }
 
-/* Drain the ring until the target ends, --duration or a signal.  0, or 1 (said). */
+/* Drain the ring until the target ends, --duration or a signal.  0, or -errno (said). */
 int dw_record_loop(struct dw_record_run *r)
 {
 	const struct dw_record_opts *o = r->o;
+
+	int err;
 
 	while (!stop_signal) {
 		struct pollfd p[2] = {
@@ -240,14 +234,13 @@ int dw_record_loop(struct dw_record_run *r)
 		};
 		int n = poll(p, r->pidfd >= 0 ? 2 : 1, poll_ms(r));
 
-		if (n < 0 && errno != EINTR) {
-			report_file("poll", -errno);
-			return 1;
-		}
-		if (drain(&r->s, &r->st, o) < 0)
-			return 1;
+		if (n < 0 && errno != EINTR)
+			return report_file("poll", -errno);
+		err = drain(&r->s, &r->st, o);
+		if (err < 0)
+			return err;
 		if (r->tty && dw_now_ms() - r->shown >= DW_PROGRESS_MS) {
-			dw_record_progress(&r->st, 0);
+			dw_record_progress(r->tty, &r->st, 0);
 			r->shown = dw_now_ms();
 		}
 		if (n > 0 && r->pidfd >= 0 && p[1].revents)
@@ -282,8 +275,8 @@ static void asked_samples(struct dw_record_run *r)
 
 /*
  * Stop the session (which answers every cookie) and collect what is still
- * in the ring, then the module's statistics.  @ret: so far; returns it, or
- * 1 on a new failure (said).
+ * in the ring, then the module's statistics.  @ret: so far (0 or -errno);
+ * returns it, or -errno on a new failure (said).
  */
 int dw_record_stop(struct dw_record_run *r, int ret)
 {
@@ -301,7 +294,7 @@ int dw_record_stop(struct dw_record_run *r, int ret)
 		int n = drain(&r->s, &r->st, r->o);
 
 		if (n < 0)
-			return 1;
+			return n;
 		idle = n ? 0 : idle + 1;
 		if (!n)
 			poll(NULL, 0, DW_FINAL_IDLE_MS);
@@ -322,8 +315,8 @@ int dw_record_finish(struct dw_record_run *r, int ret)
 	if ((!o->no_ksyms || r->st.usnap) && !ret) {
 		err = dw_recorder_replay(&r->st);
 		if (err)
-			fprintf(stderr, "dunwind: reading %s back for its symbols: %s: the "
-				"snapshots may lack some\n", o->output, strerror(-err));
+			dw_warn("reading %s back for its symbols: %s: the snapshots may lack "
+				"some\n", o->output, strerror(-err));
 	}
 	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
 	if (!o->no_ksyms && !ret)
@@ -333,19 +326,20 @@ int dw_record_finish(struct dw_record_run *r, int ret)
 	err = dw_capture_close(&r->st.w);
 	if (err && !r->st.write_err)
 		r->st.write_err = err;
-	if (err && !ret) {
-		report_file(o->output, err);
-		ret = 1;
-	}
+	if (err && !ret)
+		ret = report_file(o->output, err);
 	if (r->tty && r->shown)
-		dw_record_progress(&r->st, 1);
+		dw_record_progress(r->tty, &r->st, 1);
 	if (r->started)
 		dw_record_summary(&r->st, o->output, o->off_cpu, o->all_cpus, &r->ks,
 				  r->have_stats);
 	return ret;
 }
 
-/* Wait for the command; its exit status when the recording succeeded. */
+/*
+ * Wait for the command.  @ret as dw_record_stop(); returns it when it is
+ * -errno, else the command's exit status as a shell says it (0 without one).
+ */
 int dw_record_reap(struct dw_record_run *r, int ret)
 {
 	int status = 0;

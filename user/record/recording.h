@@ -4,12 +4,13 @@
  * open the session and the capture file, start, drain the ring until the
  * target ends, stop and drain what is left, write the symbol snapshots,
  * wait for the command.  Each step says what went wrong, and what to do,
- * on stderr, and returns 0 or 1 (failed, said).
+ * through dw_warn() (util/log.h), and returns 0 or -errno.
  */
 #ifndef DW_RECORDING_H
 #define DW_RECORDING_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/dunwind.h>
 
 #include "record/recorder.h"
@@ -52,7 +53,7 @@ struct dw_record_run {
 	int go;			/* releases the held command, -1: released */
 	int pidfd;		/* the target's, -1: none */
 	int started;		/* the session started: say a summary */
-	int tty;		/* stderr is a terminal: live progress */
+	FILE *tty;		/* the terminal for live progress, NULL: none */
 	long long t_start;	/* when the session started (ms) */
 	long long shown;	/* when progress was last shown (ms) */
 	unsigned long long cpu_start;	/* the recorder's CPU time at the start (ns) */
