@@ -301,11 +301,10 @@ static struct dw_prof *ctr_prof(struct __test_metadata *_metadata, pid_t pid)
 {
 	struct dw_prof_opts o = { .user_symbols = 1, .quiet = 1, .pid = pid };
 	struct dw_prof *p = NULL;
-	char err[256] = "";
 	int ret;
 
-	ret = dw_prof_load(&p, CAPTURE, &o, err, sizeof(err));
-	EXPECT_EQ(0, ret) TH_LOG("cannot read %s: %s", CAPTURE, err);
+	ret = dw_prof_load(&p, CAPTURE, &o);
+	EXPECT_EQ(0, ret) TH_LOG("cannot read %s: %s (said above)", CAPTURE, strerror(-ret));
 	return ret ? NULL : p;
 }
 

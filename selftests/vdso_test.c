@@ -161,8 +161,13 @@ static int vdso_prof(struct dw_prof **p, char *why, size_t len)
 {
 	const struct dw_prof_opts o = { .user_symbols = 1, .quiet = 1 };
 
+	int e;
+
 	*p = NULL;
-	return dw_prof_load(p, CAPTURE, &o, why, len);
+	e = dw_prof_load(p, CAPTURE, &o);
+	if (e)
+		snprintf(why, len, "%s (said above)", strerror(-e));
+	return e;
 }
 
 static int in_vdso(const struct dw_prof_loc *l)

@@ -41,15 +41,13 @@ const struct dw_cmd_help dw_flamegraph_help = {
 static int do_flamegraph(const char *input, const struct dw_prof_opts *po,
 			 struct dw_flamegraph_opts *fo, const char *output)
 {
-	char err[512], title[512];
+	char title[512];
 	struct dw_prof *p;
 	FILE *f;
 	int e;
 
-	if (dw_prof_load(&p, input, po, err, sizeof(err))) {
-		fprintf(stderr, "dunwind flamegraph: %s\n", err);
+	if (dw_prof_load(&p, input, po))
 		return 1;
-	}
 	if (!fo->title) {
 		snprintf(title, sizeof(title), "Flame Graph: %s", input);
 		fo->title = title;

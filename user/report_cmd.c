@@ -154,15 +154,13 @@ static int do_report_apart(FILE *f, const char *input, const struct dw_prof_opts
 {
 	struct dw_prof_opts one = *po;
 	struct dw_report_opts r = *ro;
-	char err[512], head[128];
+	char head[128];
 	struct dw_prof *p;
 	int e;
 
 	one.cpu_time = DW_PROF_ON_CPU;
-	if (dw_prof_load(&p, input, &one, err, sizeof(err))) {
-		fprintf(stderr, "dunwind report: %s\n", err);
-		return -EINVAL;
-	}
+	if (dw_prof_load(&p, input, &one))
+		return -EINVAL;		/* said */
 	if (p->offcpu_seen) {
 		snprintf(head, sizeof(head), "On-CPU: %s samples (--event %s for these only)",
 			 dw_event_name(p->hdr.event), dw_event_name(p->hdr.event));
@@ -175,10 +173,8 @@ static int do_report_apart(FILE *f, const char *input, const struct dw_prof_opts
 	}
 	dw_prof_free(p);
 	one.cpu_time = DW_PROF_OFF_CPU;
-	if (dw_prof_load(&p, input, &one, err, sizeof(err))) {
-		fprintf(stderr, "dunwind report: %s\n", err);
-		return -EINVAL;
-	}
+	if (dw_prof_load(&p, input, &one))
+		return -EINVAL;		/* said */
 	fprintf(f, "#\n");
 	r.section = "Off-CPU: time blocked, " DW_EVENT_OFFCPU_NAME " samples (--event "
 		    DW_EVENT_OFFCPU_NAME " for these only)";
@@ -191,7 +187,6 @@ static int do_report(const char *input, const struct dw_prof_opts *po,
 		     const struct dw_report_opts *ro, enum report_format fmt, const char *output)
 {
 	struct dw_prof *p;
-	char err[512];
 	FILE *f;
 	int e = 0;
 
@@ -210,8 +205,7 @@ static int do_report(const char *input, const struct dw_prof_opts *po,
 			return 1;
 		return 0;
 	}
-	if (dw_prof_load(&p, input, po, err, sizeof(err))) {
-		fprintf(stderr, "dunwind report: %s\n", err);
+	if (dw_prof_load(&p, input, po)) {
 		if (f != stdout)
 			fclose(f);
 		return 1;

@@ -79,15 +79,12 @@ static void print_loc(FILE *f, const struct dw_prof *p, const struct dw_prof_loc
 static int do_script(const char *input, const struct dw_prof_opts *o, int show_summary)
 {
 	struct dw_prof *p;
-	char err[512];
 	size_t i;
 	uint32_t j;
 	int ret = 0;
 
-	if (dw_prof_load(&p, input, o, err, sizeof(err))) {
-		fprintf(stderr, "dunwind script: %s\n", err);
+	if (dw_prof_load(&p, input, o))
 		return 1;
-	}
 	if (p->live_refused && !o->quiet)
 		fprintf(stderr, "dunwind script: %s was recorded during another boot: %lu "
 			"processes without MMAP or COMM records stay unnamed\n", input,

@@ -258,16 +258,13 @@ static int read_records(struct dw_prof *p, struct dw_capture_reader *r, struct d
  * @out:	set to the profile (free with dw_prof_free())
  * @path:	capture file
  * @o:		options
- * @err:	set to a message on failure
- * @errlen:	size of @err
  *
  * Context: user space; reads the capture, the mapped files and their
  * debug info (maybe from debuginfod).
- * Return: 0; -ENOENT (no such capture); -EINVAL (malformed, @err says
- * how); -ENOMEM.
+ * Return: 0; -ENOENT (no such capture), -EINVAL (malformed), -ENOMEM or
+ * the capture's open error, each said through dw_warn() naming the capture.
  */
-int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_opts *o,
-		 char *err, size_t errlen)
+int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_opts *o)
 {
 	struct dw_capture_reader r;
 	struct dw_ksnap *snap;
@@ -279,8 +276,8 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 	*out = NULL;
 	e = dw_capture_open(&r, path);
 	if (e) {
-		snprintf(err, errlen, "%s: %s", path, e == -ENOENT ?
-			 "no such file: record one with 'dunwind record' or give -i FILE" : r.err);
+		dw_warn("%s: %s\n", path, e == -ENOENT ?
+			"no such file: record one with 'dunwind record' or give -i FILE" : r.err);
 		return e;
 	}
 	if (r.cut)
@@ -310,7 +307,7 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 	*out = p;
 	return 0;
 nomem:
-	snprintf(err, errlen, "out of memory");
+	dw_warn("%s: out of memory\n", path);
 	dw_stitch_free(st);
 	dw_ksnap_free(snap);
 	dw_capture_release(&r);

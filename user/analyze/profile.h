@@ -130,8 +130,7 @@ struct dw_prof {
 	void *priv;			/* interning tables, string pool */
 };
 
-int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_opts *o,
-		 char *err, size_t errlen);
+int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_opts *o);
 size_t dw_prof_frames(const struct dw_prof *p, const struct dw_prof_sample *s,
 		      int inline_frames, uint32_t *funcs, size_t max);
 const char *dw_prof_stop_name(int stop);

@@ -112,11 +112,10 @@ static int names_of(const char *path, char names[][128], unsigned int max, struc
 	struct dw_prof_opts o = { .user_symbols = 1, .quiet = 1, .symfs = symfs,
 				  .debug_dirs = debug_dir };
 	uint32_t funcs[16];
-	char err[512];
 	size_t n, i;
 
-	if (dw_prof_load(out, path, &o, err, sizeof(err)) || !(*out)->nr_samples) {
-		printf("# %s: %s\n", path, err);
+	if (dw_prof_load(out, path, &o) || !(*out)->nr_samples) {
+		printf("# %s: no samples (or not loaded, said above)\n", path);
 		return -1;
 	}
 	n = dw_prof_frames(*out, &(*out)->samples[0], 0, funcs, max < 16 ? max : 16);

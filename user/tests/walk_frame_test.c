@@ -56,12 +56,11 @@ FIXTURE(walk) {
 FIXTURE_SETUP(walk)
 {
 	struct dw_prof_opts o = { .user_symbols = 0, .quiet = 1 };
-	char err[512] = "";
 	size_t i;
 
 	strcpy(dir, "/tmp/dw_walk_frame_test.XXXXXX");
 	ASSERT_EQ(0, write_capture());
-	ASSERT_EQ(0, dw_prof_load(&self->p, cap, &o, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, dw_prof_load(&self->p, cap, &o));
 	ASSERT_EQ(3, self->p->nr_samples);
 	self->in_walk = self->own = NULL;
 	for (i = 0; i < self->p->nr_samples; i++) {
