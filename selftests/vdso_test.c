@@ -270,6 +270,7 @@ TEST_F_TIMEOUT(vdsorec, vdso_frames_named_by_the_capture, 300)
 	struct dw_usnap *u;
 	char err[256] = "";
 	struct dw_prof *p;
+	int e;
 
 	ASSERT_EQ(0, vdso_prof(&p, err, sizeof(err))) TH_LOG("%s: %s", CAPTURE, err);
 	u = dw_usnap_new();
@@ -283,7 +284,8 @@ TEST_F_TIMEOUT(vdsorec, vdso_frames_named_by_the_capture, 300)
 	}
 	ASSERT_NE(NULL, vdso) TH_LOG("no MMAP record of the vDSO");
 	ASSERT_LT(0, vdso->build_id_size) TH_LOG("the vDSO's MMAP record has no build-id");
-	ASSERT_EQ(0, dw_usnap_load(u, err, sizeof(err))) TH_LOG("%s", err);
+	e = dw_usnap_load(u);
+	ASSERT_EQ(0, e) TH_LOG("%s", dw_usnap_strerror(e));
 	for (i = 0; i < p->nr_locs; i++) {
 		const struct dw_prof_loc *l = &p->locs[i];
 

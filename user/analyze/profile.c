@@ -147,7 +147,7 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 static void load_ksyms(struct dw_prof *p, struct dw_ksnap *snap, const char *path)
 {
 	struct prof_priv *pp = p->priv;
-	char why[200];
+	const char *why;
 
 	if (pp->o->kallsyms) {
 		pp->ksyms = dw_kallsyms_load(pp->o->kallsyms);
@@ -155,7 +155,8 @@ static void load_ksyms(struct dw_prof *p, struct dw_ksnap *snap, const char *pat
 			 pp->ksyms ? "" : ": ", pp->ksyms ? "" : strerror(errno));
 		return;
 	}
-	pp->ksyms = dw_ksnap_symbols(snap, why, sizeof(why));
+	pp->ksyms = dw_ksnap_symbols(snap);
+	why = pp->ksyms ? NULL : dw_ksnap_strerror(errno);
 	if (pp->ksyms) {
 		snprintf(p->ksyms_from, sizeof(p->ksyms_from), "the capture's snapshot");
 		return;
@@ -180,13 +181,13 @@ static void load_ksyms(struct dw_prof *p, struct dw_ksnap *snap, const char *pat
 static int load_usyms(struct dw_prof *p)
 {
 	struct prof_priv *pp = p->priv;
-	char why[200];
-	int e = dw_usnap_load(pp->usnap, why, sizeof(why));
+	int e = dw_usnap_load(pp->usnap);
 
 	if (e == -ENOMEM)
 		return e;
 	if (e) {
-		snprintf(p->usyms_from, sizeof(p->usyms_from), "the mapped files only (%s)", why);
+		snprintf(p->usyms_from, sizeof(p->usyms_from), "the mapped files only (%s)",
+			 dw_usnap_strerror(e));
 		dw_usnap_free(pp->usnap);
 		pp->usnap = NULL;
 		return 0;

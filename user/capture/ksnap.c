@@ -244,40 +244,54 @@ int dw_ksnap_present(const struct dw_ksnap *k)
 	return k->part[DW_KSYMS_KALLSYMS].next_seq > 0 || k->part[DW_KSYMS_KALLSYMS].bad;
 }
 
+const char *dw_ksnap_strerror(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case ENOENT:
+		return "the capture has no kernel symbol snapshot";
+	case ENODATA:
+		return "the capture's kallsyms snapshot is damaged (chunks missing or out of order)";
+	case EBADMSG:
+		return "the capture's kallsyms snapshot does not inflate";
+	case EINVAL:
+		return "the capture's kallsyms snapshot holds no usable symbol";
+	case ENOMEM:
+		return "out of memory";
+	}
+	return strerror(err < 0 ? -err : err);
+}
+
 /**
  * dw_ksnap_symbols() - the kernel symbol table of the snapshot
  * @k:		reader that saw every record of the capture
- * @err:	set to a reason when NULL is returned
- * @errlen:	size of @err
  *
  * Context: user space.
  * Return: a table (module ranges included when the module list came), or
- * NULL: no snapshot, or a damaged one (@err says which).
+ * NULL with errno set: ENOENT (no snapshot), ENODATA or EBADMSG (a damaged
+ * one), EINVAL (no usable symbol in it), ENOMEM; dw_ksnap_strerror()
+ * says which in words.
  */
-struct dw_kallsyms *dw_ksnap_symbols(struct dw_ksnap *k, char *err, size_t errlen)
+struct dw_kallsyms *dw_ksnap_symbols(struct dw_ksnap *k)
 {
 	struct dw_kallsyms *ks;
 	char *text;
 
 	if (!dw_ksnap_present(k)) {
-		snprintf(err, errlen, "the capture has no kernel symbol snapshot");
+		errno = ENOENT;
 		return NULL;
 	}
-	text = dw_zchunk_text(&k->part[DW_KSYMS_KALLSYMS], "kallsyms", err, errlen);
+	text = dw_zchunk_text(&k->part[DW_KSYMS_KALLSYMS]);
 	if (!text)
 		return NULL;
 	/* Empty: the recorder kept no symbol, for no sample needed one. */
 	ks = *text ? dw_kallsyms_parse(text, strlen(text)) : dw_kallsyms_empty();
 	free(text);
 	if (!ks) {
-		snprintf(err, errlen, "the capture's kallsyms snapshot holds no usable symbol");
+		errno = EINVAL;
 		return NULL;
 	}
 	if (k->part[DW_KSYMS_MODULES].next_seq) {
-		char ignored[8];
-
-		text = dw_zchunk_text(&k->part[DW_KSYMS_MODULES], "module", ignored,
-				    sizeof(ignored));
+		text = dw_zchunk_text(&k->part[DW_KSYMS_MODULES]);
 		if (text)
 			dw_kallsyms_add_modules(ks, text, strlen(text));
 		free(text);

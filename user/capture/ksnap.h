@@ -29,7 +29,9 @@ int dw_ksnap_write_ips(struct dw_capture_writer *w, const char *kallsyms, const 
 struct dw_ksnap;
 struct dw_ksnap *dw_ksnap_new(void);
 int dw_ksnap_add(struct dw_ksnap *k, const struct dunwind_rec_header *rec);
-struct dw_kallsyms *dw_ksnap_symbols(struct dw_ksnap *k, char *err, size_t errlen);
+struct dw_kallsyms *dw_ksnap_symbols(struct dw_ksnap *k);
+/* Why dw_ksnap_symbols() failed with @err (errno, either sign), in words. */
+const char *dw_ksnap_strerror(int err);
 int dw_ksnap_present(const struct dw_ksnap *k);
 void dw_ksnap_free(struct dw_ksnap *k);
 

@@ -22,6 +22,7 @@
 
 #include "capture/usnap.h"
 #include "util/array.h"
+#include "util/log.h"
 #include "util/search.h"
 
 struct us_func {
@@ -216,29 +217,45 @@ static void usnap_free_tables(struct dw_usnap *u)
 	u->nr_files = u->cap_files = 0;
 }
 
+const char *dw_usnap_strerror(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case ENOENT:
+		return "the capture has no user symbol snapshot";
+	case ENODATA:
+		return "the capture's user symbol snapshot is damaged (chunks missing or out of "
+		       "order)";
+	case EBADMSG:
+		return "the capture's user symbol snapshot does not inflate";
+	case EINVAL:
+		return "the capture's user symbol snapshot is malformed";
+	case ENOMEM:
+		return "out of memory";
+	}
+	return strerror(err < 0 ? -err : err);
+}
+
 /**
  * dw_usnap_load() - parse the snapshot once every record was added
  * @u:		reader
- * @err:	set to a reason when the snapshot is not usable
- * @errlen:	size of @err
  *
  * Context: user space.
- * Return: 0; -ENOENT if the capture has none; -EINVAL if it is damaged
- * or malformed (@err says how; the reader then finds nothing); -ENOMEM.
+ * Return: 0; -ENOENT if the capture has none; -ENODATA or -EBADMSG if it
+ * is damaged, -EINVAL if malformed (the reader then finds nothing; the
+ * line is a dw_debug() message); -ENOMEM.  dw_usnap_strerror() says
+ * which in words.
  */
-int dw_usnap_load(struct dw_usnap *u, char *err, size_t errlen)
+int dw_usnap_load(struct dw_usnap *u)
 {
 	char *s, *nl;
 	size_t i, lineno = 0;
 	int e;
 
-	if (!u->text.next_seq && !u->text.bad) {
-		snprintf(err, errlen, "the capture has no user symbol snapshot");
+	if (!u->text.next_seq && !u->text.bad)
 		return -ENOENT;
-	}
-	u->buf = dw_zchunk_text(&u->text, "user symbol", err, errlen);
+	u->buf = dw_zchunk_text(&u->text);
 	if (!u->buf)
-		return -EINVAL;
+		return -errno;
 	for (s = u->buf; *s; s = nl + 1) {
 		lineno++;
 		nl = strchr(s, '\n');
@@ -261,11 +278,8 @@ int dw_usnap_load(struct dw_usnap *u, char *err, size_t errlen)
 	}
 	return 0;
 bad:
-	if (e == -ENOMEM)
-		snprintf(err, errlen, "out of memory");
-	else
-		snprintf(err, errlen, "the capture's user symbol snapshot is malformed (line %zu)",
-			 lineno);
+	if (e != -ENOMEM)
+		dw_debug("the capture's user symbol snapshot is malformed at line %zu\n", lineno);
 	usnap_free_tables(u);
 	return e;
 }

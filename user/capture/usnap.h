@@ -61,7 +61,9 @@ struct dw_usnap;
 
 struct dw_usnap *dw_usnap_new(void);
 int dw_usnap_add(struct dw_usnap *u, const struct dunwind_rec_header *rec);
-int dw_usnap_load(struct dw_usnap *u, char *err, size_t errlen);
+int dw_usnap_load(struct dw_usnap *u);
+/* Why dw_usnap_load() failed with @err (errno, either sign), in words. */
+const char *dw_usnap_strerror(int err);
 int dw_usnap_lookup(const struct dw_usnap *u, const unsigned char *build_id, size_t build_id_size,
 		    const char *path, uint64_t foff, struct dw_symres *res);
 int dw_usnap_lookup_jit(const struct dw_usnap *u, __u32 pid, uint64_t addr,

@@ -104,32 +104,27 @@ int dw_zchunk_add(struct dw_zchunk *z, const struct dunwind_rec_header *rec)
 /**
  * dw_zchunk_text() - the inflated text of a complete kind
  * @z:		the kind's state after every record of the capture
- * @what:	its name for messages ("kallsyms")
- * @err:	set to a reason when NULL is returned
- * @errlen:	size of @err
  *
  * Context: user space.
- * Return: the text, NUL-terminated, malloc()ed; NULL if chunks are
- * missing, inconsistent or do not inflate to the announced size.
+ * Return: the text, NUL-terminated, malloc()ed; NULL with errno ENODATA
+ * if chunks are missing or inconsistent, EBADMSG if they do not inflate
+ * to the announced size, or ENOMEM.
  */
-char *dw_zchunk_text(const struct dw_zchunk *z, const char *what, char *err, size_t errlen)
+char *dw_zchunk_text(const struct dw_zchunk *z)
 {
 	uLongf n = z->raw;
 	char *text;
 
 	if (z->bad || z->len != z->total) {
-		snprintf(err, errlen, "the capture's %s snapshot is damaged (chunks missing or "
-			 "out of order)", what);
+		errno = ENODATA;
 		return NULL;
 	}
 	text = malloc(z->raw + 1);
-	if (!text) {
-		snprintf(err, errlen, "out of memory");
+	if (!text)
 		return NULL;
-	}
 	if (uncompress((Bytef *)text, &n, z->buf, z->len) != Z_OK || n != z->raw) {
-		snprintf(err, errlen, "the capture's %s snapshot does not inflate", what);
 		free(text);
+		errno = EBADMSG;
 		return NULL;
 	}
 	text[n] = '\0';

@@ -55,7 +55,7 @@ struct dw_zchunk {
 int dw_zchunk_write(struct dw_capture_writer *w, __u16 type, __u32 kind, const char *text,
 		    size_t len);
 int dw_zchunk_add(struct dw_zchunk *z, const struct dunwind_rec_header *rec);
-char *dw_zchunk_text(const struct dw_zchunk *z, const char *what, char *err, size_t errlen);
+char *dw_zchunk_text(const struct dw_zchunk *z);
 void dw_zchunk_release(struct dw_zchunk *z);
 
 #endif

@@ -47,8 +47,11 @@ static struct dw_kallsyms *read_back(char *why, size_t len, unsigned long *chunk
 			(*chunks)++;
 		dw_ksnap_add(s, rec);
 	}
-	if (s)
-		k = dw_ksnap_symbols(s, why, len);
+	if (s) {
+		k = dw_ksnap_symbols(s);
+		if (!k)
+			snprintf(why, len, "%s", dw_ksnap_strerror(errno));
+	}
 	dw_ksnap_free(s);
 	dw_capture_release(&r);
 	return k;

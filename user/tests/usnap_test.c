@@ -158,7 +158,6 @@ static int parse_text(const char *text, size_t len, char *first, size_t first_le
 	struct dw_usnap *u = dw_usnap_new();
 	struct dw_symres res;
 	unsigned char id[20];
-	char why[256];
 	int e;
 
 	memset(&rec, 0, sizeof(rec));
@@ -174,7 +173,7 @@ static int parse_text(const char *text, size_t len, char *first, size_t first_le
 	rec.r.total = zlen;
 	rec.r.raw = len;
 	dw_usnap_add(u, &rec.r.hdr);
-	e = dw_usnap_load(u, why, sizeof(why));
+	e = dw_usnap_load(u);
 	if (!dw_usnap_lookup(u, id, 20, "/x", 0x1010, &res) && first)
 		snprintf(first, first_len, "%s+%llx %u %s:%d", res.name, (unsigned long long)res.off,
 			 res.nr_frames, res.nr_frames ? res.frames[0].func : "-",
@@ -415,10 +414,9 @@ TEST(a_capture_without_a_snapshot_is_enoent_and_finds_nothing)
 {
 	struct dw_usnap *u = dw_usnap_new();
 	struct dw_symres res;
-	char why[256];
 
 	ASSERT_NE(NULL, u);
-	EXPECT_EQ(-ENOENT, dw_usnap_load(u, why, sizeof(why)));
+	EXPECT_EQ(-ENOENT, dw_usnap_load(u));
 	EXPECT_EQ(-ENOENT, dw_usnap_lookup(u, NULL, 0, "/x", 0, &res));
 	dw_usnap_free(u);
 }
