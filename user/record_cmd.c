@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "symbols/dso.h"
 #include "util/cpulist.h"
+#include "util/log.h"
 #include "util/num.h"
 #include "util/options.h"
 
@@ -243,6 +244,23 @@ static void record_config(const struct dw_record_opts *o, struct dunwind_config 
 	cfg->tid = o->tid;
 }
 
+/*
+ * While recording on a terminal, the progress line is rewritten in place
+ * and has no newline: a message clears it first rather than run on from
+ * it (the next progress tick draws it again).
+ */
+static const struct dw_record_run *progress_run;	/* on a terminal */
+static dw_print_fn_t print_next;
+
+static int print_over_progress(enum dw_print_level level, const char *fmt, va_list args)
+{
+	if (!print_next)
+		return 0;
+	if (progress_run && progress_run->shown && level != DW_DEBUG)
+		fputs("\r\033[K", progress_run->tty);
+	return print_next(level, fmt, args);
+}
+
 static int do_record(const struct dw_record_opts *o)
 {
 	struct dw_record_run r = {
@@ -252,6 +270,10 @@ static int do_record(const struct dw_record_opts *o)
 	int ret;
 
 	record_config(o, &r.cfg);
+	if (r.tty) {
+		progress_run = &r;
+		print_next = dw_set_print(print_over_progress);
+	}
 	/* A file that is not the mapped one is said once, in the summary. */
 	dw_dso_set_quiet(1);
 	if (!o->no_usyms) {
@@ -276,6 +298,9 @@ static int do_record(const struct dw_record_opts *o)
 	dw_sframe_feed_free(&r.st.feed);
 	dw_usnap_writer_free(r.st.usnap);
 	dw_session_close(&r.s);
+	if (r.tty)
+		dw_set_print(print_next);
+	progress_run = NULL;
 	return ret < 0 ? 1 : ret;
 }
 
