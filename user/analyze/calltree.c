@@ -107,22 +107,26 @@ int dw_tree_build(struct dw_tree *t, const struct dw_prof *p, int inline_frames,
 	return 0;
 }
 
-static const struct dw_prof *sort_prof;
-static const struct dw_tree *sort_tree;
-static int sort_by_name;
+/* What node_cmp() orders by: qsort_r()'s context. */
+struct node_order {
+	const struct dw_prof *prof;
+	const struct dw_tree *tree;
+	int by_name;
+};
 
-static int node_cmp(const void *a, const void *b)
+static int node_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct dw_tree_node *x = &sort_tree->nodes[*(const uint32_t *)a - 1];
-	const struct dw_tree_node *y = &sort_tree->nodes[*(const uint32_t *)b - 1];
+	const struct node_order *o = ctx;
+	const struct dw_tree_node *x = &o->tree->nodes[*(const uint32_t *)a - 1];
+	const struct dw_tree_node *y = &o->tree->nodes[*(const uint32_t *)b - 1];
 
-	if (!sort_by_name && x->total != y->total)
+	if (!o->by_name && x->total != y->total)
 		return x->total > y->total ? -1 : 1;
-	return strcmp(sort_prof->funcs[x->func].name, sort_prof->funcs[y->func].name);
+	return strcmp(o->prof->funcs[x->func].name, o->prof->funcs[y->func].name);
 }
 
-/* Sort one sibling list starting at *@head. */
-static int sort_list(struct dw_tree *t, uint32_t *head)
+/* Sort one sibling list starting at *@head, in order @o. */
+static int sort_list(struct dw_tree *t, uint32_t *head, struct node_order *o)
 {
 	uint32_t *v, c;
 	size_t n = 0, i;
@@ -136,7 +140,7 @@ static int sort_list(struct dw_tree *t, uint32_t *head)
 		return -ENOMEM;
 	for (c = *head, i = 0; c; c = t->nodes[c - 1].next)
 		v[i++] = c;
-	qsort(v, n, sizeof(*v), node_cmp);
+	qsort_r(v, n, sizeof(*v), node_cmp, o);
 	*head = v[0];
 	for (i = 0; i + 1 < n; i++)
 		t->nodes[v[i] - 1].next = v[i + 1];
@@ -151,18 +155,16 @@ static int sort_list(struct dw_tree *t, uint32_t *head)
  * @p:		its profile (for the names)
  * @by_name:	by name only (flame graphs); else by total weight, then name
  *
- * Context: user space, not thread-safe.  On ENOMEM a list stays unsorted.
+ * Context: user space.  On ENOMEM a list stays unsorted.
  */
 void dw_tree_sort(struct dw_tree *t, const struct dw_prof *p, int by_name)
 {
+	struct node_order o = { .prof = p, .tree = t, .by_name = by_name };
 	size_t i;
 
-	sort_by_name = by_name;
-	sort_prof = p;
-	sort_tree = t;
-	sort_list(t, &t->first_root);
+	sort_list(t, &t->first_root, &o);
 	for (i = 0; i < t->nr; i++)
-		sort_list(t, &t->nodes[i].first_child);
+		sort_list(t, &t->nodes[i].first_child, &o);
 }
 
 /**

@@ -29,15 +29,20 @@ struct func_stat {
 	size_t last_sample;		/* to count a function once per sample */
 };
 
-static enum dw_report_sort sort_key;
-static const struct dw_prof *sort_prof;
+/* What stat_cmp() orders by: qsort_r()'s context. */
+struct stat_order {
+	enum dw_report_sort key;
+	const struct dw_prof *prof;
+};
 
-static int stat_cmp(const void *a, const void *b)
+static int stat_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct func_stat *x = a, *y = b;
+	const struct stat_order *o = ctx;
+	const struct dw_prof *p = o->prof;
 	int c = 0;
 
-	switch (sort_key) {
+	switch (o->key) {
 	case DW_SORT_SELF:
 		c = x->self != y->self ? (x->self > y->self ? -1 : 1) : 0;
 		if (!c && x->total != y->total)
@@ -55,10 +60,10 @@ static int stat_cmp(const void *a, const void *b)
 		break;
 	}
 	if (!c)
-		c = strcmp(sort_prof->funcs[x->func].name, sort_prof->funcs[y->func].name);
+		c = strcmp(p->funcs[x->func].name, p->funcs[y->func].name);
 	if (!c)
-		c = strcmp(sort_prof->funcs[x->func].dso ? sort_prof->funcs[x->func].dso : "",
-			   sort_prof->funcs[y->func].dso ? sort_prof->funcs[y->func].dso : "");
+		c = strcmp(p->funcs[x->func].dso ? p->funcs[x->func].dso : "",
+			   p->funcs[y->func].dso ? p->funcs[y->func].dso : "");
 	return c;
 }
 
@@ -319,9 +324,8 @@ int dw_report_write(FILE *f, const struct dw_prof *p, const struct dw_report_opt
 			fs->samples++;
 		}
 	}
-	sort_key = o->sort;
-	sort_prof = p;
-	qsort(st, p->nr_funcs, sizeof(*st), stat_cmp);
+	qsort_r(st, p->nr_funcs, sizeof(*st), stat_cmp,
+		&(struct stat_order){ .key = o->sort, .prof = p });
 	fprintf(f, "#\n#    Self    Total  Samples  Function [DSO]\n");
 	for (i = 0; i < p->nr_funcs; i++) {
 		if (!st[i].total || (o->max_rows && rows >= o->max_rows))
