@@ -267,7 +267,7 @@ static long loc_get(struct dw_prof *p, const struct loc_key *k, __u64 time, stru
 {
 	struct prof_priv *pp = p->priv;
 	uint64_t h = dw_hash_ptr(k->image, dw_hash_bytes(k, offsetof(struct loc_key, kind) +
-							 sizeof(int), DW_HASH_INIT));
+							 sizeof(k->kind), DW_HASH_INIT));
 	struct dw_prof_loc *l;
 	long id = dw_htab_find(&pp->loc_ht, h, loc_eq, p, k);
 
@@ -282,20 +282,27 @@ static long loc_get(struct dw_prof *p, const struct loc_key *k, __u64 time, stru
 	l = &p->locs[p->nr_locs];
 	memset(l, 0, sizeof(*l));
 	l->ip = k->ip;
-	if (k->kind == 4) {
+	switch (k->kind) {
+	case LOC_STOP:
 		l->marker = 1;
 		l->ip = 0;
 		l->dso = prof_intern(p, DW_PROF_MARKER_DSO);
 		loc_lines(p, l, NULL, prof_internf(p, "[truncated: %s]",
 						   dw_prof_stop_name((int)k->ip)));
-	} else if (k->kind == 5) {
+		break;
+	case LOC_WALK:
 		l->marker = 1;
 		l->dso = prof_intern(p, DW_PROF_WALK_FRAME);
 		loc_lines(p, l, NULL, prof_intern(p, DW_PROF_WALK_FRAME));
-	} else if (k->kind >= 2) {
-		kernel_loc(p, l, k->kind == 3);
-	} else {
-		user_loc(p, l, k->pid, time, k->kind == 1, live);
+		break;
+	case LOC_KERNEL:
+	case LOC_KERNEL_RET:
+		kernel_loc(p, l, k->kind == LOC_KERNEL_RET);
+		break;
+	case LOC_USER:
+	case LOC_USER_RET:
+		user_loc(p, l, k->pid, time, k->kind == LOC_USER_RET, live);
+		break;
 	}
 	return (long)p->nr_locs++;
 nomem:

@@ -58,6 +58,18 @@ const char *dw_prof_stop_name(int stop)
 	return stop >= 0 && stop < DW_PROF_STOP_NR ? stop_names[stop] : "?";
 }
 
+/* Count what the flags of kept sample @s say. */
+static void count_flags(struct dw_prof *p, const struct dunwind_rec_sample *s)
+{
+	if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
+		p->offcpu++;
+		p->offcpu_period += s->period;
+		p->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
+	}
+	if (s->flags & DUNWIND_SAMPLE_KERNEL_TRUNC)
+		p->kernel_trunc++;
+}
+
 static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_rec_user_stack *u,
 		      void *arg)
 {
@@ -100,28 +112,22 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 				       .comm = prof_intern(p, comm),
 				       .first = (uint32_t)p->nr_stack };
 	p->total_period += s->period;
-	if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
-		p->offcpu++;
-		p->offcpu_period += s->period;
-		p->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
-	}
-	if (s->flags & DUNWIND_SAMPLE_KERNEL_TRUNC)
-		p->kernel_trunc++;
+	count_flags(p, s);
 	if (s->flags & DUNWIND_SAMPLE_IN_WALK) {
 		/* The profiler's work, not the program's: one frame for all of it. */
 		p->in_walk++;
-		k = (struct loc_key){ .kind = 5 };
+		k = (struct loc_key){ .kind = LOC_WALK };
 		prof_push_loc(p, &k, 0, NULL);
 	}
 	for (i = 0; !(s->flags & DUNWIND_SAMPLE_IN_WALK) && i < s->nr_kernel; i++) {
-		k = (struct loc_key){ .ip = s->ips[i], .kind = i ? 3 : 2 };
+		k = (struct loc_key){ .ip = s->ips[i], .kind = i ? LOC_KERNEL_RET : LOC_KERNEL };
 		prof_push_loc(p, &k, s->time, NULL);
 	}
 	ps->stop = DUNWIND_STOP_END;
 	if (u) {
 		ut = u->time;
 		for (i = 0; i < u->nr; i++) {
-			k = (struct loc_key){ .ip = u->ips[i], .kind = i ? 1 : 0, .pid = s->pid,
+			k = (struct loc_key){ .ip = u->ips[i], .kind = i ? LOC_USER_RET : LOC_USER, .pid = s->pid,
 					      .image = dw_procs_image(pp->model, s->pid, ut) };
 			prof_push_loc(p, &k, ut, lp ? lp->maps : NULL);
 		}
@@ -136,7 +142,7 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 			ps->stop = DW_PROF_STOP_BLOCKED;
 	}
 	if (ps->stop != DUNWIND_STOP_END) {
-		k = (struct loc_key){ .ip = (uint64_t)ps->stop, .kind = 4 };
+		k = (struct loc_key){ .ip = (uint64_t)ps->stop, .kind = LOC_STOP };
 		prof_push_loc(p, &k, 0, NULL);
 	}
 	p->stops[ps->stop]++;

@@ -29,12 +29,21 @@ struct live_proc {
 struct perfmap_ent;
 struct unnamed_file;
 
+/* What a location's address is; a return address is looked up one byte back. */
+enum loc_kind {
+	LOC_USER,			/* user address, as sampled */
+	LOC_USER_RET,			/* user return address */
+	LOC_KERNEL,			/* kernel address, as sampled */
+	LOC_KERNEL_RET,			/* kernel return address */
+	LOC_STOP,			/* marker: the stack stops here, ip = the reason */
+	LOC_WALK,			/* marker: dunwind's own stack walk */
+};
+
 struct loc_key {
 	const void *image;		/* process image, or NULL (kernel, markers) */
 	uint64_t ip;
 	__u32 pid;
-	int kind;			/* 0 user, 1 user - 1, 2 kernel, 3 kernel - 1, 4 marker,
-				   5 dunwind's own walk */
+	enum loc_kind kind;
 };
 
 struct prof_priv {
