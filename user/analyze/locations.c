@@ -4,11 +4,11 @@
  *
  * Kernel addresses are named from the kernel symbols (the capture's
  * snapshot, --kallsyms, or this boot's /proc/kallsyms).  User addresses
- * from the process's mappings (MMAP records, else the live process):
- * the mapped file's symbols and debug info (dso.c), else the capture's
- * user symbol snapshot when the file here is not the recorded one, else
- * the function its FDE describes; JIT code from the snapshot or
- * /tmp/perf-PID.map.  What stays unnamed is "[unknown] (dso+off)", and
+ * are found in the process's mappings (MMAP records, else the live
+ * process) and named by the chain of symbolizers (symbolizer.c: the
+ * mapped file's symbols, the capture's snapshot, the FDE's range, JIT
+ * code from the snapshot or /tmp/perf-PID.map).  What stays unnamed is
+ * "[unknown] (dso+off)", and
  * its files are named once at the end (prof_warn_unnamed()).  A stack
  * cut short ends in a marker location "[truncated: REASON]".
  */
@@ -20,14 +20,24 @@
 
 #include "analyze/profile_priv.h"
 #include "symbols/dso.h"
-#include "symbols/perfmap.h"
+#include "symbols/symbolizer.h"
 #include "util/log.h"
 
-struct perfmap_ent {
-	struct perfmap_ent *next;
-	__u32 pid;
-	struct dw_perfmap *map;		/* NULL: no map file */
-	const char *path;
+/*
+ * The order is the order of trust: the mapped file's own symbols (and
+ * debug info), then the capture's snapshot of the recorded file when the
+ * file here is not that one, then the range of the function's FDE (a
+ * stripped function is still one function); for code outside any file
+ * (JIT), the snapshot's copy of the process's perf map, then the perf map
+ * here.  A new kind of name (an interpreter's frames) is one more entry.
+ */
+const struct dw_symbolizer *const prof_user_symbolizers[] = {
+	&dw_sym_elf,
+	&dw_sym_snapshot,
+	&dw_sym_fde,
+	&dw_sym_snapshot_jit,
+	&dw_sym_perfmap,
+	NULL
 };
 
 /* A mapped file some of whose addresses got no name: for the warning. */
@@ -80,29 +90,6 @@ static void loc_lines(struct dw_prof *p, struct dw_prof_loc *l, const struct dw_
 	}
 }
 
-static const struct dw_perfmap *perfmap_get(struct dw_prof *p, __u32 pid, const char **path)
-{
-	struct prof_priv *pp = p->priv;
-	struct perfmap_ent *e;
-	char file[64];
-
-	for (e = pp->perfmaps; e; e = e->next)
-		if (e->pid == pid)
-			goto out;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return NULL;
-	snprintf(file, sizeof(file), "/tmp/perf-%u.map", pid);
-	e->pid = pid;
-	e->map = dw_perfmap_load(file);
-	e->path = prof_intern(p, file);
-	e->next = pp->perfmaps;
-	pp->perfmaps = e;
-out:
-	*path = e->path;
-	return e->map;
-}
-
 /* Remember that @path (a file) left a location unnamed. */
 static void note_unnamed(struct dw_prof *p, const char *path, const struct dw_mapres *r)
 {
@@ -127,44 +114,40 @@ static void note_unnamed(struct dw_prof *p, const char *path, const struct dw_ma
 	u->locs++;
 }
 
-/*
- * No symbol in the file here (not the recorded one, absent, or stripped):
- * the capture's snapshot of the recorded one, if it knows the address.
- */
-static int from_snapshot(struct dw_prof *p, struct dw_mapres *r)
+/* Name location @l (@look: its address as looked up) as symbolizer answer @a says. */
+static void name_user(struct dw_prof *p, struct dw_prof_loc *l, uint64_t look,
+		      const struct dw_symans *a)
 {
-	struct prof_priv *pp = p->priv;
-	struct dw_symres sr;
-
-	if (!pp->usnap || dw_usnap_lookup(pp->usnap, r->build_id, r->build_id_size, r->dso,
-					  r->foff, &sr))
-		return -ENOENT;
-	/* A named function beats an FDE range found here. */
-	if (!sr.name && r->sym.fde)
-		return -ENOENT;
-	r->sym = sr;
-	r->fstart = sr.start;
-	p->usyms_used++;
-	return 0;
+	if (a->name) {
+		l->sym = a->mangled ? prof_intern_sym(p, a->name) : prof_intern(p, a->name);
+		l->off = a->off + (l->ip - look);
+	} else {
+		l->sym = prof_internf(p, "%s+0x%" PRIx64, base_name(l->dso), a->fstart);
+		l->off = l->dso_off - a->fstart;
+	}
+	if (a->dso)
+		l->dso = prof_intern(p, a->dso);
+	if (a->snapshot)
+		p->usyms_used++;
+	loc_lines(p, l, a->src, a->src ? NULL : l->sym);
 }
 
 static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 time, int adj,
 		     struct dw_maps *live)
 {
 	struct prof_priv *pp = p->priv;
-	uint64_t look = l->ip - (adj ? 1 : 0);
-	const struct dw_perfmap *pm;
-	const char *pm_path, *name;
+	struct dw_symq q = { .pid = pid, .addr = l->ip - (adj ? 1 : 0) };
 	struct dw_mapres r;
-	struct dw_symres sr;
-	int e = -ESRCH, file;
+	struct dw_symans a;
+	const char *name;
 
 	memset(&r, 0, sizeof(r));
 	if (pp->o->user_symbols && dw_procs_has_maps(pp->model, pid))
-		e = dw_procs_resolve(pp->model, pid, time, look, pp->dso_flags, &r);
+		dw_procs_resolve(pp->model, pid, time, q.addr, pp->dso_flags, &r);
 	else if (pp->o->user_symbols && live)
-		e = dw_maps_resolve(live, look, pp->dso_flags, &r);
-	file = r.mapped && r.dso && dw_dso_path_is_image(r.dso);
+		dw_maps_resolve(live, q.addr, pp->dso_flags, &r);
+	q.map = &r;
+	q.image = r.mapped && r.dso && dw_dso_path_is_image(r.dso);
 	if (r.mapped && r.dso) {
 		struct dw_prof_mapping m = { .start = r.start, .end = r.end, .pgoff = r.pgoff,
 					     .file = prof_intern(p, r.dso) };
@@ -177,41 +160,11 @@ static void user_loc(struct dw_prof *p, struct dw_prof_loc *l, __u32 pid, __u64 
 		l->dso = m.file;
 		l->dso_off = l->ip - r.start + r.pgoff;
 	}
-	if (e && file && pp->o->user_symbols && !from_snapshot(p, &r))
-		e = r.sym.name ? 0 : -ENOENT;
-	if (!e) {
-		l->sym = prof_intern_sym(p, r.sym.name);
-		l->off = r.sym.off + (l->ip - look);
-		loc_lines(p, l, &r.sym, NULL);
+	if (pp->o->user_symbols && !dw_symbolize(pp->syms, &q, &a)) {
+		name_user(p, l, q.addr, &a);
 		return;
 	}
-	/* No symbol: still one function, the one its FDE describes. */
-	if (file && r.sym.fde) {
-		l->sym = prof_internf(p, "%s+0x%" PRIx64, base_name(l->dso), r.fstart);
-		l->off = l->dso_off - r.fstart;
-		loc_lines(p, l, &r.sym, NULL);
-		return;
-	}
-	/* JIT code lives in anonymous memory, or outside any recorded mapping. */
-	if (pp->o->user_symbols && !file && pp->usnap &&
-	    !dw_usnap_lookup_jit(pp->usnap, pid, look, &sr)) {
-		l->sym = prof_intern(p, sr.name);
-		l->off = sr.off + (l->ip - look);
-		l->dso = prof_internf(p, "/tmp/perf-%u.map", pid);
-		p->usyms_used++;
-		loc_lines(p, l, NULL, l->sym);
-		return;
-	}
-	if (pp->o->user_symbols && !file &&
-	    (pm = perfmap_get(p, pid, &pm_path)) &&
-	    (name = dw_perfmap_lookup(pm, look, &l->off, NULL))) {
-		l->sym = prof_intern(p, name);
-		l->off += l->ip - look;
-		l->dso = pm_path;
-		loc_lines(p, l, NULL, l->sym);
-		return;
-	}
-	if (file && pp->o->user_symbols)
+	if (q.image && pp->o->user_symbols)
 		note_unnamed(p, l->dso, &r);
 	if (l->dso)
 		name = prof_internf(p, "[unknown] (%s+0x%" PRIx64 ")", base_name(l->dso),
@@ -356,16 +309,10 @@ void prof_warn_unnamed(const struct dw_prof *p)
 	free(files);
 }
 
-/* Free the perf maps read and the list of unnamed files. */
+/* Free the symbolizers' context and the list of unnamed files. */
 void prof_locations_free(struct prof_priv *pp)
 {
-	struct perfmap_ent *pe, *pnext;
-
-	for (pe = pp->perfmaps; pe; pe = pnext) {
-		pnext = pe->next;
-		dw_perfmap_free(pe->map);
-		free(pe);
-	}
+	dw_symctx_free(pp->syms);
 	while (pp->unnamed) {
 		struct unnamed_file *u = pp->unnamed;
 

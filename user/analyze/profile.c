@@ -30,6 +30,7 @@
 #include "analyze/profile_priv.h"
 #include "capture/ksnap.h"
 #include "symbols/dso.h"
+#include "symbols/symbolizer.h"
 #include "util/log.h"
 
 static const char *const stop_names[DW_PROF_STOP_NR] = {
@@ -301,7 +302,7 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 	pp->other_boot = dw_capture_same_boot(&r.hdr) == 0;
 	p->other_boot = pp->other_boot;
 	load_ksyms(p, snap, path);
-	if (load_usyms(p))
+	if (load_usyms(p) || !(pp->syms = dw_symctx_new(prof_user_symbolizers, pp->usnap, NULL)))
 		goto nomem;
 	dw_stitch_finish(st, on_sample, p, &p->counts);
 	if (pp->err)

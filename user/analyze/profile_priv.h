@@ -26,7 +26,6 @@ struct live_proc {
 	struct dw_maps *maps;
 };
 
-struct perfmap_ent;
 struct unnamed_file;
 
 /* What a location's address is; a return address is looked up one byte back. */
@@ -58,7 +57,7 @@ struct prof_priv {
 	struct dw_procs *model;
 	struct dw_kallsyms *ksyms;
 	struct live_proc *live;
-	struct perfmap_ent *perfmaps;
+	struct dw_symctx *syms;		/* the user symbolizers' state (locations.c) */
 	struct dw_usnap *usnap;		/* the capture's user symbols, or NULL */
 	struct unnamed_file *unnamed;
 	int other_boot;
@@ -78,6 +77,8 @@ int prof_add_line(struct dw_prof *p, long func, int line);
 void prof_intern_free(struct prof_priv *pp);
 
 /* locations.c */
+struct dw_symbolizer;
+extern const struct dw_symbolizer *const prof_user_symbolizers[];
 int prof_push_loc(struct dw_prof *p, const struct loc_key *k, __u64 time, struct dw_maps *live);
 void prof_warn_unnamed(const struct dw_prof *p);
 void prof_locations_free(struct prof_priv *pp);

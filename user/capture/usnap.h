@@ -70,4 +70,8 @@ int dw_usnap_lookup_jit(const struct dw_usnap *u, __u32 pid, uint64_t addr,
 			struct dw_symres *res);
 void dw_usnap_free(struct dw_usnap *u);
 
+/* Its symbolizers (usnap_symbolizer.c): the recorded files, the recorded perf maps. */
+struct dw_symbolizer;
+extern const struct dw_symbolizer dw_sym_snapshot, dw_sym_snapshot_jit;
+
 #endif

@@ -17,6 +17,7 @@
 #include "kselftest_harness.h"
 #include "mkrec.h"
 #include "selfmap.h"
+#include "usnap_text.h"
 #include "capture/capture.h"
 #include "capture/usnap.h"
 #include "analyze/profile.h"
@@ -150,30 +151,15 @@ static int flip_snapshot_byte(const char *path)
 /* Parse @text as a snapshot and look a few addresses up. 1 loaded, 0 refused. */
 static int parse_text(const char *text, size_t len, char *first, size_t first_len)
 {
-	union {
-		struct dw_rec_zchunk r;
-		__u64 raw[1024];
-	} rec;
-	uLongf zlen = sizeof(rec) - sizeof(rec.r);
-	struct dw_usnap *u = dw_usnap_new();
+	struct dw_usnap *u;
 	struct dw_symres res;
 	unsigned char id[20];
 	int e;
 
-	memset(&rec, 0, sizeof(rec));
 	memset(id, 0xab, sizeof(id));
-	if (!u || compress2(rec.r.data, &zlen, (const Bytef *)text, len, 6) != Z_OK) {
-		dw_usnap_free(u);
+	u = usnap_text(text, len, &e);
+	if (!u)
 		return -1;
-	}
-	rec.r.hdr.type = DW_REC_USYMS;
-	rec.r.hdr.size = (__u16)dw_rec_zchunk_size((__u32)zlen);
-	rec.r.kind = DW_USYMS_TEXT;
-	rec.r.len = (__u32)zlen;
-	rec.r.total = zlen;
-	rec.r.raw = len;
-	dw_usnap_add(u, &rec.r.hdr);
-	e = dw_usnap_load(u);
 	if (!dw_usnap_lookup(u, id, 20, "/x", 0x1010, &res) && first)
 		snprintf(first, first_len, "%s+%llx %u %s:%d", res.name, (unsigned long long)res.off,
 			 res.nr_frames, res.nr_frames ? res.frames[0].func : "-",
