@@ -380,17 +380,21 @@ static void libc_check_loc(struct __test_metadata *_metadata, const struct dw_pr
  */
 TEST_F_TIMEOUT(ctr, libc_is_named_from_the_container_libc, 300)
 {
+	struct dw_dso_cache *dsos = dw_dso_cache_new();
 	struct libc_check c = { 0 };
 	const unsigned char *vm_id;
 	struct dw_prof *p;
 	size_t i, j;
 
-	c.ctr = dw_dso_get(TOP "/lower" LIBC, NULL, 0);
-	c.vm = dw_dso_get(LIBC, NULL, 0);
+	ASSERT_NE(NULL, dsos);
+	c.ctr = dw_dso_get(dsos, TOP "/lower" LIBC, NULL, 0);
+	c.vm = dw_dso_get(dsos, LIBC, NULL, 0);
 	c.id_size = c.ctr ? dw_dso_build_id(c.ctr, &c.id) : 0;
 	ASSERT_GT(c.id_size, 0) TH_LOG("no build-id in the container's libc");
-	if (c.vm && dw_dso_build_id(c.vm, &vm_id) == c.id_size && !memcmp(vm_id, c.id, c.id_size))
+	if (c.vm && dw_dso_build_id(c.vm, &vm_id) == c.id_size && !memcmp(vm_id, c.id, c.id_size)) {
+		dw_dso_cache_free(dsos);
 		SKIP(return, "the container's libc is the VM's: nothing tells them apart");
+	}
 	p = ctr_prof(_metadata, self->pid);
 	ASSERT_NE(NULL, p);
 	c.checked = calloc(p->nr_locs + 1, 1);
@@ -414,6 +418,7 @@ TEST_F_TIMEOUT(ctr, libc_is_named_from_the_container_libc, 300)
 	}
 	free(c.checked);
 	dw_prof_free(p);
+	dw_dso_cache_free(dsos);
 	TH_LOG("libc locations %zu: with its build-id %zu, named %zu, as its file says %zu; "
 	       "the VM's libc would name %zu of them otherwise", c.locs, c.right_id, c.named,
 	       c.right, c.differs);

@@ -117,7 +117,7 @@ static void expect_chain_in(struct __test_metadata *_metadata, const char *prog,
 
 	ret = dw_workload_start(&w, prog, NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start workload %s: %s", prog, strerror(-ret));
-	maps = dw_maps_load(w.pid);
+	maps = dw_maps_load(NULL, w.pid);
 	if (!maps)
 		dw_workload_stop(&w);
 	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of %s", prog);
@@ -248,7 +248,7 @@ TEST_F_TIMEOUT(garbage, fp_garbage_stops_cleanly, 120)
 	ASSERT_EQ(0, dw_workload_path("fp_garbage", path, sizeof(path)));
 	ret = dw_workload_start(&w, "fp_garbage", argv, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start fp_garbage: %s", strerror(-ret));
-	maps = dw_maps_load(w.pid);
+	maps = dw_maps_load(NULL, w.pid);
 	if (!maps)
 		dw_workload_stop(&w);
 	ASSERT_NE(NULL, maps);

@@ -179,7 +179,7 @@ TEST_F_TIMEOUT(ovl, registered_table_applies, 300)
 
 	ret = dw_workload_start_path(&w, self->path, NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start %s: %s", self->path, strerror(-ret));
-	maps = dw_maps_load(w.pid);
+	maps = dw_maps_load(NULL, w.pid);
 	if (!maps)
 		dw_workload_stop(&w);
 	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of %s", self->path);

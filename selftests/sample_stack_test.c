@@ -41,7 +41,7 @@ FIXTURE_SETUP(chain)
 	ret = dw_workload_start(&w, "fp_chain", NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start fp_chain: %s", strerror(-ret));
 	self->pid = w.pid;
-	self->maps = dw_maps_load(w.pid);
+	self->maps = dw_maps_load(NULL, w.pid);
 	dw_records_config(&cfg, w.pid, 0, 1000);
 	cfg.flags = DUNWIND_CFG_SAMPLE_STACK;
 	self->st.size = sizeof(self->st);

@@ -115,7 +115,7 @@ static int profile_chain(struct __test_metadata *_metadata, struct profile *p,
 
 	ret = dw_workload_start(&w, p->prog, p->arg ? argv : NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start workload %s: %s", p->prog, strerror(-ret));
-	maps = dw_maps_load(w.pid);
+	maps = dw_maps_load(NULL, w.pid);
 	if (!maps)
 		dw_workload_stop(&w);
 	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of %s", p->prog);

@@ -75,7 +75,7 @@ static int profile_chain(struct __test_metadata *_metadata, struct profile *p,
 		     p->missing ? p->missing : "the assembler lacks --gsframe (binutils >= 2.40)");
 	ret = dw_workload_start(&w, p->prog, NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start workload %s: %s", p->prog, strerror(-ret));
-	maps = dw_maps_load(w.pid);
+	maps = dw_maps_load(NULL, w.pid);
 	if (!maps)
 		dw_workload_stop(&w);
 	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of %s", p->prog);
@@ -435,7 +435,7 @@ TEST_F_TIMEOUT(sframe, huge_table_in_own_memory, 120)
 
 	ret = dw_workload_start(&w, "sframe_huge", NULL, 60000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start sframe_huge: %s", strerror(-ret));
-	maps = dw_maps_load(w.pid);
+	maps = dw_maps_load(NULL, w.pid);
 	if (!maps)
 		dw_workload_stop(&w);
 	ASSERT_NE(NULL, maps) TH_LOG("cannot read the symbols of sframe_huge");

@@ -270,14 +270,19 @@ static int do_record(const struct dw_record_opts *o)
 	int ret;
 
 	record_config(o, &r.cfg);
+	/* The mapped files, read once; a replaced one is said once, in the summary. */
+	r.st.feed.dsos = dw_dso_cache_new();
+	if (!r.st.feed.dsos) {
+		fprintf(stderr, "dunwind record: out of memory\n");
+		return 1;
+	}
+	dw_dso_set_quiet(r.st.feed.dsos, 1);
 	if (r.tty) {
 		progress_run = &r;
 		print_next = dw_set_print(print_over_progress);
 	}
-	/* A file that is not the mapped one is said once, in the summary. */
-	dw_dso_set_quiet(1);
 	if (!o->no_usyms) {
-		r.st.usnap = dw_usnap_writer_new();
+		r.st.usnap = dw_usnap_writer_new(r.st.feed.dsos);
 		if (!r.st.usnap)
 			fprintf(stderr, "dunwind: user symbols: out of memory: the capture will "
 				"have none\n");
@@ -297,6 +302,7 @@ static int do_record(const struct dw_record_opts *o)
 	dw_kips_free(&r.st.kips);
 	dw_sframe_feed_free(&r.st.feed);
 	dw_usnap_writer_free(r.st.usnap);
+	dw_dso_cache_free(r.st.feed.dsos);
 	dw_session_close(&r.s);
 	if (r.tty)
 		dw_set_print(print_next);

@@ -74,7 +74,7 @@ struct live_proc *prof_live_get(struct dw_prof *p, int pid)
 		fclose(f);
 	}
 	if (pp->o->user_symbols)
-		lp->maps = dw_maps_load(pid);
+		lp->maps = dw_maps_load(pp->dsos, pid);
 	return lp;
 }
 

@@ -219,9 +219,15 @@ static struct dw_prof *prof_new(const struct dw_capture_header *hdr, const struc
 	p->hdr = *hdr;
 	pp->o = o;
 	pp->dso_flags = (o->src || o->inline_frames) ? DW_DSO_SRC : 0;
-	pp->model = dw_procs_new();
+	/* Replaced and missing files: one warning at the end (prof_warn_unnamed()). */
+	pp->dsos = dw_dso_cache_new();
+	if (pp->dsos)
+		dw_dso_set_quiet(pp->dsos, 1);
+	pp->model = dw_procs_new(pp->dsos);
 	pp->usnap = dw_usnap_new();
-	if (!pp->model || !pp->usnap) {
+	if (!pp->dsos || !pp->model || !pp->usnap ||
+	    (o->debug_dirs && dw_dso_set_debug_dirs(pp->dsos, o->debug_dirs)) ||
+	    (o->symfs && dw_dso_set_symfs(pp->dsos, o->symfs))) {
 		dw_prof_free(p);
 		return NULL;
 	}
@@ -290,13 +296,10 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 	}
 	if (r.cut)
 		dw_warn("%s: %s\n", path, r.err);
-	/* Replaced and missing files: one warning at the end (prof_warn_unnamed()). */
-	dw_dso_set_quiet(1);
 	p = prof_new(&r.hdr, o);
 	st = dw_stitch_new();
 	snap = dw_ksnap_new();
-	if (!p || !st || !snap || (o->debug_dirs && dw_dso_set_debug_dirs(o->debug_dirs)) ||
-	    (o->symfs && dw_dso_set_symfs(o->symfs)) || read_records(p, &r, st, snap))
+	if (!p || !st || !snap || read_records(p, &r, st, snap))
 		goto nomem;
 	pp = p->priv;
 	pp->other_boot = dw_capture_same_boot(&r.hdr) == 0;
@@ -372,6 +375,7 @@ void dw_prof_free(struct dw_prof *p)
 		dw_procs_free(pp->model);
 		dw_kallsyms_free(pp->ksyms);
 		dw_usnap_free(pp->usnap);
+		dw_dso_cache_free(pp->dsos);
 		free(pp);
 	}
 	free(p->samples);
@@ -381,5 +385,4 @@ void dw_prof_free(struct dw_prof *p)
 	free(p->funcs);
 	free(p->mappings);
 	free(p);
-	dw_dso_cache_free();
 }

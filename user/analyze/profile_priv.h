@@ -54,6 +54,7 @@ struct prof_priv {
 	size_t cap_samples, cap_stack, cap_locs, cap_lines, cap_funcs, cap_maps;
 
 	const struct dw_prof_opts *o;
+	struct dw_dso_cache *dsos;	/* the files read, and where (--symfs, --debug-dir) */
 	struct dw_procs *model;
 	struct dw_kallsyms *ksyms;
 	struct live_proc *live;

@@ -50,7 +50,7 @@ struct dw_usnap_stats {
 	long long ms;
 };
 
-struct dw_usnap_writer *dw_usnap_writer_new(void);
+struct dw_usnap_writer *dw_usnap_writer_new(struct dw_dso_cache *dsos);
 int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header *rec);
 int dw_usnap_write(struct dw_usnap_writer *c, struct dw_capture_writer *w,
 		   struct dw_usnap_stats *st);

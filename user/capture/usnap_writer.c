@@ -52,6 +52,7 @@ struct us_seen {
 };
 
 struct dw_usnap_writer {
+	struct dw_dso_cache *dsos;	/* the recording's files, not owned */
 	struct dw_procs *model;
 	unsigned long via_map_files;	/* files read through /proc/PID/map_files */
 	unsigned long not_found;	/* mapped files found nowhere */
@@ -108,17 +109,19 @@ static void us_printf(struct us_text *t, const char *fmt, ...)
 
 /**
  * dw_usnap_writer_new() - an empty collector
+ * @dsos:	the cache to read the mapped files into (outlives the collector)
  *
  * Context: user space.
  * Return: the collector, or NULL (ENOMEM).
  */
-struct dw_usnap_writer *dw_usnap_writer_new(void)
+struct dw_usnap_writer *dw_usnap_writer_new(struct dw_dso_cache *dsos)
 {
 	struct dw_usnap_writer *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
-	c->model = dw_procs_new();
+	c->dsos = dsos;
+	c->model = dw_procs_new(dsos);
 	if (!c->model) {
 		free(c);
 		return NULL;
@@ -233,14 +236,14 @@ int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header 
 
 		/* The process's own view of the file, while it still maps it. */
 		if (m->path[0] == '/' && m->path[1] != '/')
-			how = dw_proc_file((int)m->pid, m->path, m->start, m->end,
+			how = dw_proc_file(c->dsos, (int)m->pid, m->path, m->start, m->end,
 					   m->build_id_size ? m->build_id : NULL,
 					   m->build_id_size, file, sizeof(file));
 		if (how == DW_PROC_FILE_MAPPED)
 			c->via_map_files++;
 		else if (how == DW_PROC_FILE_NONE && m->build_id_size && m->path[0] == '/' &&
-			 m->path[1] != '/' && !dw_dso_usable(dw_dso_get(m->path, m->build_id,
-									  m->build_id_size)) &&
+			 m->path[1] != '/' && !dw_dso_usable(dw_dso_get(c->dsos, m->path,
+						      m->build_id, m->build_id_size)) &&
 			 !c->not_found++)
 			snprintf(c->first_not_found, sizeof(c->first_not_found), "%s", m->path);
 		if (dw_procs_add_file(c->model, rec, how == DW_PROC_FILE_NONE ? NULL : file) ==

@@ -187,7 +187,7 @@ void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_m
 	if (f->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
 	    !feed_first_time(f, m->dev_major, m->dev_minor, m->ino))
 		return;
-	if (dw_proc_file((int)m->pid, m->path, m->start, m->end,
+	if (dw_proc_file(f->dsos, (int)m->pid, m->path, m->start, m->end,
 			 m->build_id_size ? m->build_id : NULL, m->build_id_size, file,
 			 sizeof(file)) == DW_PROC_FILE_NONE && (m->hdr.misc & DUNWIND_MMAP_DELETED)) {
 		feed_none(f, &id);
@@ -303,7 +303,7 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
 			continue;
 		f->sys_files++;
 		id = (struct feed_file){ l->dev_major, l->dev_minor, l->ino };
-		if (dw_proc_file(pid, l->path, l->start, l->end, NULL, 0, file, sizeof(file)) ==
+		if (dw_proc_file(f->dsos, pid, l->path, l->start, l->end, NULL, 0, file, sizeof(file)) ==
 		    DW_PROC_FILE_NONE && l->deleted) {
 			feed_none(f, &id);
 			continue;

@@ -20,6 +20,7 @@ struct dw_sframe_feed_miss {
 struct dw_sframe_feed {
 	int dev_fd;			/* < 0: do not register */
 	int barrier;			/* answer every file: registered, or none */
+	struct dw_dso_cache *dsos;	/* the recording's files (dw_proc_file()), not owned */
 	/* Files tried, by (device, inode), found through tried_ht. */
 	struct { unsigned long long dev, ino; } *tried;
 	size_t nr_tried, cap_tried;

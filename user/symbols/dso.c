@@ -41,6 +41,7 @@ struct dw_load {
 
 struct dw_dso {
 	struct dw_dso *next;
+	struct dw_dso_cache *cache;	/* where to look (symfs, debug dirs) */
 	char *path;			/* the path asked for */
 	unsigned char key_id[20];	/* the build-id asked for; 0 bytes: by path */
 	size_t key_id_size;
@@ -56,11 +57,15 @@ struct dw_dso {
 	struct dw_fdes fdes;		/* FDE starts, read on first need */
 };
 
-static struct dw_dso *cache;
-static char *debuginfo_path;
-static char *extra_dirs;		/* --debug-dir, for files by build-id */
-static char *symfs;			/* --symfs: the recording machine's root */
-static int quiet;
+/* The files read, and where to look for them. */
+struct dw_dso_cache {
+	struct dw_dso *files;
+	Dwfl_Callbacks callbacks;	/* libdwfl's, with our debuginfo_path */
+	char *debuginfo_path;
+	char *extra_dirs;		/* --debug-dir, for files by build-id */
+	char *symfs;			/* --symfs: the recording machine's root */
+	int quiet;
+};
 
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
@@ -84,24 +89,39 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	return -1;
 }
 
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
+/**
+ * dw_dso_cache_new() - an empty cache of files, looking in the default places
+ *
+ * Context: user space.
+ * Return: the cache, or NULL (ENOMEM).
+ */
+struct dw_dso_cache *dw_dso_cache_new(void)
+{
+	struct dw_dso_cache *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->callbacks = (Dwfl_Callbacks){
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &c->debuginfo_path,
+	};
+	return c;
+}
 
 /**
  * dw_dso_set_debug_dirs() - extra directories to search for debug files
+ * @c:		the cache
  * @dirs:	colon-separated absolute directories, searched after the
  *		defaults (the file's directory, its .debug/, /usr/lib/debug),
  *		each for .build-id/xx/yyyy.debug and debuglink names; NULL
  *		for the defaults only
  *
- * Context: user space; before the first dw_dso_get().
+ * Context: user space; before the first dw_dso_get() on @c.
  * Return: 0 or -ENOMEM.
  */
-int dw_dso_set_debug_dirs(const char *dirs)
+int dw_dso_set_debug_dirs(struct dw_dso_cache *c, const char *dirs)
 {
 	char *p = NULL, *x = NULL;
 
@@ -110,41 +130,43 @@ int dw_dso_set_debug_dirs(const char *dirs)
 		free(p);
 		return -ENOMEM;
 	}
-	free(debuginfo_path);
-	debuginfo_path = p;
-	free(extra_dirs);
-	extra_dirs = x;
+	free(c->debuginfo_path);
+	c->debuginfo_path = p;
+	free(c->extra_dirs);
+	c->extra_dirs = x;
 	return 0;
 }
 
 /**
  * dw_dso_set_symfs() - read the mapped files under a directory
+ * @c:		the cache
  * @dir:	perf's --symfs: a copy of the recording machine's root; a
  *		file /a/b is read as @dir/a/b (else as /a/b); NULL: none
  *
- * Context: user space; before the first dw_dso_get().
+ * Context: user space; before the first dw_dso_get() on @c.
  * Return: 0 or -ENOMEM.
  */
-int dw_dso_set_symfs(const char *dir)
+int dw_dso_set_symfs(struct dw_dso_cache *c, const char *dir)
 {
 	char *p = NULL;
 
 	if (dir && !(p = strdup(dir)))
 		return -ENOMEM;
-	free(symfs);
-	symfs = p;
+	free(c->symfs);
+	c->symfs = p;
 	return 0;
 }
 
 /**
  * dw_dso_set_quiet() - do not warn about replaced files (dw_warn())
+ * @c:		the cache
  * @q:		non-zero: quiet
  *
  * Context: user space.
  */
-void dw_dso_set_quiet(int q)
+void dw_dso_set_quiet(struct dw_dso_cache *c, int q)
 {
-	quiet = q;
+	c->quiet = q;
 }
 
 static void hex(char *out, const unsigned char *id, size_t n)
@@ -179,7 +201,7 @@ static int open_dwfl(struct dw_dso *d, const char *file, int fd)
 	Elf *elf;
 	int len;
 
-	d->dwfl = dwfl_begin(&callbacks);
+	d->dwfl = dwfl_begin(&d->cache->callbacks);
 	if (!d->dwfl) {
 		if (fd >= 0)
 			close(fd);
@@ -242,7 +264,7 @@ static int try_file(struct dw_dso *d, const char *file)
 static int open_by_build_id(struct dw_dso *d)
 {
 	char id[41], file[4200];
-	const char *dirs[2] = { extra_dirs, "/usr/lib/debug" };
+	const char *dirs[2] = { d->cache->extra_dirs, "/usr/lib/debug" };
 	const char *p, *end;
 	int i, k;
 
@@ -313,6 +335,7 @@ static int open_vdso(struct dw_dso *d)
 
 /**
  * dw_dso_get() - the cached ELF file @path, as it was recorded
+ * @c:		the cache
  * @path:	absolute path of the mapped file, or "[vdso]"
  * @build_id:	the build-id recorded for the mapping, or NULL
  * @build_id_size: its length, 0..20
@@ -321,18 +344,18 @@ static int open_vdso(struct dw_dso *d)
  * asks debuginfod).  A file whose build-id differs from @build_id, with
  * no right copy to be found, is returned stale: dw_dso_stale() says so,
  * dw_dso_resolve() finds nothing in it; a warning names it once.
- * Return: the file, valid until dw_dso_cache_free(), or NULL (ENOMEM).
+ * Return: the file, valid until dw_dso_cache_free(@c), or NULL (ENOMEM).
  * A file that cannot be read is returned too (it resolves nothing).
  */
-struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
-			  size_t build_id_size)
+struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
+			  const unsigned char *build_id, size_t build_id_size)
 {
 	struct dw_dso *d;
 	char want[41], have[129];
 
 	if (build_id_size > sizeof(d->key_id))
 		build_id_size = 0;
-	for (d = cache; d; d = d->next) {
+	for (d = c->files; d; d = d->next) {
 		if (d->key_id_size != build_id_size || strcmp(d->path, path))
 			continue;
 		if (!build_id_size || !memcmp(d->key_id, build_id, build_id_size))
@@ -349,8 +372,9 @@ struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 	if (build_id_size)
 		memcpy(d->key_id, build_id, build_id_size);
 	d->key_id_size = build_id_size;
-	d->next = cache;
-	cache = d;
+	d->cache = c;
+	d->next = c->files;
+	c->files = d;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return d;
 	if (!strcmp(path, DW_VDSO_NAME)) {
@@ -358,10 +382,10 @@ struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 			close_dwfl(d);	/* another kernel's: resolves nothing */
 		return d;
 	}
-	if (symfs && path[0] == '/') {
+	if (c->symfs && path[0] == '/') {
 		char file[4200];
 
-		snprintf(file, sizeof(file), "%s%s", symfs, path);
+		snprintf(file, sizeof(file), "%s%s", c->symfs, path);
 		if (!try_file(d, file))
 			return d;
 	}
@@ -383,7 +407,7 @@ struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
 		*d = here;
 		if (d->dwfl) {
 			d->stale = 1;
-			if (!quiet) {
+			if (!c->quiet) {
 				hex(want, d->key_id, d->key_id_size);
 				hex(have, d->build_id, d->build_id_size);
 				dw_warn("%s: build-id %s is not the recorded %s (the file changed "
@@ -501,26 +525,27 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 }
 
 /**
- * dw_dso_cache_free() - close every cached file and the debuginfod client
+ * dw_dso_cache_free() - close every file of a cache, and the debuginfod client
+ * @c:		cache or NULL
  *
- * Context: user space; every dw_dso and string obtained becomes invalid.
+ * Context: user space; every dw_dso and string obtained from @c becomes
+ * invalid.  The debuginfod client (one a process) opens again when needed.
  */
-void dw_dso_cache_free(void)
+void dw_dso_cache_free(struct dw_dso_cache *c)
 {
 	struct dw_dso *d, *next;
 
-	for (d = cache; d; d = next) {
+	if (!c)
+		return;
+	for (d = c->files; d; d = next) {
 		next = d->next;
 		close_dwfl(d);
 		free(d->path);
 		free(d);
 	}
-	cache = NULL;
-	free(debuginfo_path);
-	debuginfo_path = NULL;
-	free(extra_dirs);
-	extra_dirs = NULL;
-	free(symfs);
-	symfs = NULL;
+	free(c->debuginfo_path);
+	free(c->extra_dirs);
+	free(c->symfs);
+	free(c);
 	dw_debuginfod_close();
 }

@@ -4,7 +4,9 @@
  * also those of a separate debug file), DWARF source lines and inline
  * frames.  Debug info is found by .gnu_debuglink, under the debug
  * directories' .build-id/xx/yyyy.debug, and through debuginfod.  Files
- * are cached by build-id (else by path) for the life of the process.
+ * are cached by build-id (else by path) in a struct dw_dso_cache, with
+ * where to look (--symfs, --debug-dirs): each profile or recording has
+ * its own.
  */
 #ifndef DW_DSO_H
 #define DW_DSO_H
@@ -41,21 +43,23 @@ struct dw_symres {
 };
 
 struct dw_dso;
+struct dw_dso_cache;
 
 /* Resolve source lines and inline frames too (slower; needs DWARF). */
 #define DW_DSO_SRC	(1U << 0)
 
 int dw_dso_path_is_image(const char *path);
-struct dw_dso *dw_dso_get(const char *path, const unsigned char *build_id,
-			  size_t build_id_size);
+struct dw_dso_cache *dw_dso_cache_new(void);
+struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
+			  const unsigned char *build_id, size_t build_id_size);
 int dw_dso_stale(const struct dw_dso *d);
 int dw_dso_usable(const struct dw_dso *d);
 int dw_dso_build_id(const struct dw_dso *d, const unsigned char **id);
 int dw_dso_file_to_vaddr(const struct dw_dso *d, uint64_t foff, uint64_t *vaddr);
 int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct dw_symres *res);
-int dw_dso_set_debug_dirs(const char *dirs);
-int dw_dso_set_symfs(const char *dir);
-void dw_dso_set_quiet(int quiet);
-void dw_dso_cache_free(void);
+int dw_dso_set_debug_dirs(struct dw_dso_cache *c, const char *dirs);
+int dw_dso_set_symfs(struct dw_dso_cache *c, const char *dir);
+void dw_dso_set_quiet(struct dw_dso_cache *c, int quiet);
+void dw_dso_cache_free(struct dw_dso_cache *c);
 
 #endif

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct dw_dso_cache;
+
 /* What dw_proc_file() found. */
 enum dw_proc_file_how {
 	DW_PROC_FILE_ROOT,		/* /proc/PID/root/PATH */
@@ -18,7 +20,8 @@ enum dw_proc_file_how {
 	DW_PROC_FILE_NONE,		/* neither is the mapped file: PATH as is */
 };
 
-enum dw_proc_file_how dw_proc_file(int pid, const char *path, uint64_t start, uint64_t end,
+enum dw_proc_file_how dw_proc_file(struct dw_dso_cache *c, int pid, const char *path,
+				   uint64_t start, uint64_t end,
 				   const unsigned char *build_id, size_t build_id_size,
 				   char *buf, size_t len);
 

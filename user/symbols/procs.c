@@ -38,17 +38,23 @@ struct dw_procs {
 	size_t nr_comms, cap_comms;
 	int comms_sorted;
 	struct image *images;		/* newest first */
+	struct dw_dso_cache *dsos;	/* where the mapped files are read */
 };
 
 /**
  * dw_procs_new() - an empty process model
+ * @c:		cache to read the mapped files into (outlives the model)
  *
  * Context: user space.
  * Return: the model, or NULL (errno ENOMEM).
  */
-struct dw_procs *dw_procs_new(void)
+struct dw_procs *dw_procs_new(struct dw_dso_cache *c)
 {
-	return calloc(1, sizeof(struct dw_procs));
+	struct dw_procs *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->dsos = c;
+	return p;
 }
 
 /* The newest image of @pid, or NULL. */
@@ -68,7 +74,7 @@ static struct image *new_image(struct dw_procs *p, __u32 pid, __u64 since)
 
 	if (!im)
 		return NULL;
-	im->maps = dw_maps_new();
+	im->maps = dw_maps_new(p->dsos);
 	if (!im->maps) {
 		free(im);
 		return NULL;

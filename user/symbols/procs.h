@@ -14,7 +14,7 @@
 
 struct dw_procs;
 
-struct dw_procs *dw_procs_new(void);
+struct dw_procs *dw_procs_new(struct dw_dso_cache *c);
 /* Take in one checked record (COMM and MMAP; others ignored). 0 or -errno. */
 int dw_procs_add(struct dw_procs *p, const struct dunwind_rec_header *rec);
 /* The same, an MMAP record's file read from @file (a live process's view). */

@@ -46,6 +46,8 @@ struct dw_maps {
 	struct dw_map *maps;		/* sorted by start, non-overlapping */
 	size_t nr_maps, cap_maps;
 	struct dw_path *paths;
+	struct dw_dso_cache *dsos;	/* where the mapped files are read */
+	struct dw_dso_cache *own;	/* @dsos, when the set owns it */
 };
 
 static const char *keep_path(struct dw_maps *m, const char *path)
@@ -70,12 +72,12 @@ static const char *keep_path(struct dw_maps *m, const char *path)
  * (mount namespaces), else the mapped inode (the path is gone or names
  * another file), else the path as we see it.
  */
-static struct dw_dso *live_dso(int pid, const struct dw_maps_line *l)
+static struct dw_dso *live_dso(struct dw_dso_cache *c, int pid, const struct dw_maps_line *l)
 {
 	char file[4200];
 
-	dw_proc_file(pid, l->path, l->start, l->end, NULL, 0, file, sizeof(file));
-	return dw_dso_get(file, NULL, 0);
+	dw_proc_file(c, pid, l->path, l->start, l->end, NULL, 0, file, sizeof(file));
+	return dw_dso_get(c, file, NULL, 0);
 }
 
 static int map_cmp(const void *a, const void *b)
@@ -87,6 +89,7 @@ static int map_cmp(const void *a, const void *b)
 
 /**
  * dw_maps_load() - snapshot the executable mappings of @pid and their symbols
+ * @c:		cache to read the files into, or NULL for one the snapshot owns
  * @pid:	process id; 0 means the caller
  *
  * Context: user space, reads /proc and the mapped files (may be slow for
@@ -95,7 +98,7 @@ static int map_cmp(const void *a, const void *b)
  * Return: the snapshot, or NULL with errno set (ENOENT/ESRCH: no such
  * process, EACCES: not allowed to read its maps, ENOMEM).
  */
-struct dw_maps *dw_maps_load(int pid)
+struct dw_maps *dw_maps_load(struct dw_dso_cache *c, int pid)
 {
 	const struct dw_maps_line *l;
 	struct dw_proc_maps it;
@@ -115,8 +118,9 @@ struct dw_maps *dw_maps_load(int pid)
 		return NULL;
 	}
 	m = calloc(1, sizeof(*m));
-	if (!m)
+	if (!m || (!c && !(m->own = c = dw_dso_cache_new())))
 		goto fail;
+	m->dsos = c;
 	while ((l = dw_proc_maps_next(&it))) {
 		struct dw_map *map;
 
@@ -127,8 +131,8 @@ struct dw_maps *dw_maps_load(int pid)
 		map = &m->maps[m->nr_maps];
 		*map = (struct dw_map){ .start = l->start, .end = l->end, .offset = l->offset };
 		if (l->path[0] == '/' || !strcmp(l->path, DW_VDSO_NAME)) {
-			map->dso = l->path[0] == '/' ? live_dso(pid, l) :
-				   dw_dso_get(l->path, NULL, 0);
+			map->dso = l->path[0] == '/' ? live_dso(c, pid, l) :
+				   dw_dso_get(c, l->path, NULL, 0);
 			map->path = keep_path(m, l->path);
 			if (!map->dso || !map->path)
 				goto fail;
@@ -152,18 +156,24 @@ fail:
 
 /**
  * dw_maps_new() - an empty set of mappings, filled with dw_maps_add()
+ * @c:		cache to read the mapped files into (outlives the set)
  *
  * Context: user space.  For captures: the mappings come from MMAP records,
  * not from /proc.
  * Return: the set, or NULL (errno ENOMEM, or ENOSYS if libelf is unusable).
  */
-struct dw_maps *dw_maps_new(void)
+struct dw_maps *dw_maps_new(struct dw_dso_cache *c)
 {
+	struct dw_maps *m;
+
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		errno = ENOSYS;
 		return NULL;
 	}
-	return calloc(1, sizeof(struct dw_maps));
+	m = calloc(1, sizeof(*m));
+	if (m)
+		m->dsos = c;
+	return m;
 }
 
 /* Make room for @n more mappings. */
@@ -240,7 +250,7 @@ int dw_maps_add_file(struct dw_maps *m, uint64_t start, uint64_t end, uint64_t p
 	if (same_mapping_read(m, &nm, path, build_id, build_id_size))
 		return 0;
 	if (path && dw_dso_path_is_image(path)) {
-		nm.dso = dw_dso_get(file ? file : path, build_id, build_id_size);
+		nm.dso = dw_dso_get(m->dsos, file ? file : path, build_id, build_id_size);
 		if (!nm.dso)
 			return -ENOMEM;
 	}
@@ -386,5 +396,6 @@ void dw_maps_free(struct dw_maps *m)
 		free(p);
 	}
 	free(m->maps);
+	dw_dso_cache_free(m->own);
 	free(m);
 }

@@ -23,8 +23,11 @@ struct dw_mapres {
 	struct dw_symres sym;		/* symbol, source, inline frames */
 };
 
-/* Snapshot /proc/@pid/maps and the symbols of every mapped ELF file. NULL on error (errno set). */
-struct dw_maps *dw_maps_load(int pid);
+/*
+ * Snapshot /proc/@pid/maps and the symbols of every mapped ELF file, read
+ * into cache @c (NULL: one of the snapshot's own).  NULL on error (errno set).
+ */
+struct dw_maps *dw_maps_load(struct dw_dso_cache *c, int pid);
 /*
  * Name of the function containing @addr, with *@off its offset and *@dso
  * the mapped file's path; NULL if no mapping or symbol covers it.
@@ -34,8 +37,8 @@ int dw_maps_resolve(const struct dw_maps *m, uint64_t addr, unsigned int flags,
 		    struct dw_mapres *r);
 void dw_maps_free(struct dw_maps *m);
 
-/* An empty set for mappings known otherwise (a capture's MMAP records). NULL on error. */
-struct dw_maps *dw_maps_new(void);
+/* An empty set for mappings known otherwise (a capture's MMAP records), files read into @c. */
+struct dw_maps *dw_maps_new(struct dw_dso_cache *c);
 /*
  * Add [@start, @end) mapping @path at file offset @pgoff, replacing what it
  * overlaps; the same mapping again (range, offset, path, non-empty build-id)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "kselftest_harness.h"
+#include "dso_cache.h"
 #include "symbols/debuginfod.h"
 #include "symbols/dso.h"
 #include "symbols/perfmap.h"
@@ -163,15 +164,15 @@ static void build(void)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
-	d = dw_dso_get(path, NULL, 0);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
 	n = d ? dw_dso_build_id(d, &idp) : 0;
 	if (n != 20) {
 		snprintf(not_built, sizeof(not_built), "the program has no GNU build-id (%d)", n);
-		dw_dso_cache_free();
+		test_dsos_drop();
 		return;
 	}
 	memcpy(id, idp, sizeof(id));
-	dw_dso_cache_free();
+	test_dsos_drop();
 	for (i = 0; i < 20; i++)
 		sprintf(hex + 2 * i, "%02x", id[i]);
 	/* No debuglink: only the build-id directory can lead to prog.debug. */
@@ -192,7 +193,7 @@ static void build(void)
 /* @path names outer's first byte outer. */
 static void expect_outer_symbol(struct __test_metadata *_metadata, const char *path)
 {
-	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+	struct dw_dso *d = dw_dso_get(test_dsos(), path, NULL, 0);
 	struct dw_symres r;
 
 	ASSERT_NE(NULL, d);
@@ -204,7 +205,7 @@ static void expect_outer_symbol(struct __test_metadata *_metadata, const char *p
 /* DWARF puts outer's first byte in outer, prog.c lines 9..11. */
 static void expect_outer_line(struct __test_metadata *_metadata, const char *path)
 {
-	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+	struct dw_dso *d = dw_dso_get(test_dsos(), path, NULL, 0);
 	struct dw_symres r;
 	unsigned int n;
 
@@ -222,7 +223,7 @@ static void expect_outer_line(struct __test_metadata *_metadata, const char *pat
 /* Some address in outer is inl (line 5 or 6) inlined at prog.c:11. */
 static void expect_inline_frame(struct __test_metadata *_metadata, const char *path)
 {
-	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+	struct dw_dso *d = dw_dso_get(test_dsos(), path, NULL, 0);
 	struct dw_symres r;
 	int inl_found = 0;
 	uint64_t a;
@@ -328,14 +329,14 @@ FIXTURE_SETUP(symbolised)
 	snprintf(self->path, sizeof(self->path), "%s/%s", dir, variant->file);
 	snprintf(dbg, sizeof(dbg), "%s/dbg", dir);
 	if (variant->debug_dir)
-		ASSERT_EQ(0, dw_dso_set_debug_dirs(dbg));
+		ASSERT_EQ(0, dw_dso_set_debug_dirs(test_dsos(), dbg));
 	if (variant->debuginfod)
 		start_debuginfod(_metadata, &self->server);
 }
 
 FIXTURE_TEARDOWN(symbolised)
 {
-	dw_dso_cache_free();
+	test_dsos_drop();
 	stop_debuginfod(&self->server);
 }
 
@@ -350,7 +351,7 @@ TEST(vdso_named_from_our_own_image)
 	if (!own)
 		SKIP(return, "this process maps no vDSO");
 	ASSERT_EQ(0, find_sym(own, "__vdso_clock_gettime", &addr, &size));
-	d = dw_dso_get(DW_VDSO_NAME, NULL, 0);
+	d = dw_dso_get(test_dsos(), DW_VDSO_NAME, NULL, 0);
 	ASSERT_NE(NULL, d);
 	ASSERT_TRUE(dw_dso_usable(d));
 	ASSERT_EQ(0, dw_dso_resolve(d, addr + 1, 0, &res));
@@ -366,7 +367,7 @@ TEST(another_vdso_is_not_named_by_ours)
 
 	if (!dw_vdso_file())
 		SKIP(return, "this process maps no vDSO");
-	d = dw_dso_get(DW_VDSO_NAME, other, sizeof(other));
+	d = dw_dso_get(test_dsos(), DW_VDSO_NAME, other, sizeof(other));
 	ASSERT_NE(NULL, d);
 	EXPECT_FALSE(dw_dso_usable(d));
 }
@@ -387,6 +388,51 @@ TEST_F(symbolised, an_address_in_outer_is_inl_inlined_at_line_11)
 }
 
 /* The mapped file is gone: the recorded executable comes from debuginfod. */
+/* Two caches of files: what one is told (--debug-dir, --symfs) is not the other's. */
+FIXTURE(two_caches) {
+	struct dw_dso_cache *with, *without;
+	char path[PATH_MAX + 64];
+};
+
+FIXTURE_SETUP(two_caches)
+{
+	NEED_BUILT();
+	self->with = dw_dso_cache_new();
+	self->without = dw_dso_cache_new();
+	ASSERT_NE(NULL, self->with);
+	ASSERT_NE(NULL, self->without);
+}
+
+FIXTURE_TEARDOWN(two_caches)
+{
+	dw_dso_cache_free(self->with);
+	dw_dso_cache_free(self->without);
+}
+
+/* The symbol cache @c finds at outer's first byte in @path, or "(none)". */
+static const char *outer_in(struct dw_dso_cache *c, const char *path)
+{
+	struct dw_symres r;
+
+	return dw_dso_resolve(dw_dso_get(c, path, NULL, 0), outer, 0, &r) ? "(none)" : r.name;
+}
+
+TEST_F(two_caches, debug_dirs_given_to_one_are_not_the_others)
+{
+	snprintf(self->path, sizeof(self->path), "%s/dbg", dir);
+	ASSERT_EQ(0, dw_dso_set_debug_dirs(self->with, self->path));
+	snprintf(self->path, sizeof(self->path), "%s/prog.nolink", dir);
+	EXPECT_STREQ("outer", outer_in(self->with, self->path));
+	EXPECT_STREQ("(none)", outer_in(self->without, self->path));
+}
+
+TEST_F(two_caches, a_symfs_given_to_one_is_not_the_others)
+{
+	ASSERT_EQ(0, dw_dso_set_symfs(self->with, dir));
+	EXPECT_STREQ("outer", outer_in(self->with, "/prog"));
+	EXPECT_STREQ("(none)", outer_in(self->without, "/prog"));
+}
+
 TEST(a_missing_file_is_fetched_from_debuginfod_by_its_build_id)
 {
 	struct dw_symres r;
@@ -397,12 +443,12 @@ TEST(a_missing_file_is_fetched_from_debuginfod_by_its_build_id)
 	start_debuginfod(_metadata, &server);
 	if (!server)
 		return;
-	d = dw_dso_get("/nonexistent/prog", id, 20);
+	d = dw_dso_get(test_dsos(), "/nonexistent/prog", id, 20);
 	ASSERT_NE(NULL, d);
 	EXPECT_FALSE(dw_dso_stale(d));
 	ASSERT_EQ(0, dw_dso_resolve(d, outer + 1, 0, &r));
 	EXPECT_STREQ("outer", r.name);
-	dw_dso_cache_free();
+	test_dsos_drop();
 	stop_debuginfod(&server);
 }
 
@@ -414,10 +460,10 @@ TEST(a_stripped_file_keeps_its_gnu_build_id)
 
 	NEED_BUILT();
 	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
-	d = dw_dso_get(path, NULL, 0);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
 	ASSERT_NE(NULL, d);
 	EXPECT_EQ(20, dw_dso_build_id(d, &idp));
-	dw_dso_cache_free();
+	test_dsos_drop();
 }
 
 TEST(without_debug_info_a_stripped_pie_names_nothing_at_outer)
@@ -428,11 +474,11 @@ TEST(without_debug_info_a_stripped_pie_names_nothing_at_outer)
 
 	NEED_BUILT();
 	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
-	d = dw_dso_get(path, NULL, 0);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
 	ASSERT_NE(NULL, d);
 	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, outer + 1, 0, &r));
 	EXPECT_EQ(NULL, r.name);
-	dw_dso_cache_free();
+	test_dsos_drop();
 }
 
 /* In the stripped file without debug info, @addr is in the FDE @start+@size. */
@@ -444,14 +490,14 @@ static void expect_fde(struct __test_metadata *_metadata, uint64_t addr, uint64_
 	struct dw_dso *d;
 
 	snprintf(path, sizeof(path), "%s/prog.nolink", dir);
-	d = dw_dso_get(path, NULL, 0);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
 	ASSERT_NE(NULL, d);
 	dw_dso_resolve(d, addr, 0, &r);
 	EXPECT_TRUE(r.fde);
 	EXPECT_EQ(start, r.start);
 	EXPECT_EQ(size, r.size);
 	EXPECT_EQ(addr - start, r.off);
-	dw_dso_cache_free();
+	test_dsos_drop();
 }
 
 TEST(without_debug_info_the_eh_frame_fde_gives_outers_range)
@@ -487,7 +533,7 @@ TEST(an_entry_point_without_symbol_or_fde_is_start)
 		SKIP(return, "gcc, strip or readelf failed (Debian: gcc, binutils)");
 	ASSERT_EQ(0, read_hex("ent.txt", &entry));
 	snprintf(path, sizeof(path), "%s/ent", dir);
-	d = dw_dso_get(path, NULL, 0);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
 	ASSERT_NE(NULL, d);
 	ASSERT_EQ(0, dw_dso_resolve(d, entry + 2, 0, &r));
 	EXPECT_STREQ("_start", r.name);
@@ -496,7 +542,7 @@ TEST(an_entry_point_without_symbol_or_fde_is_start)
 	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, entry + r.size, 0, &next));
 	EXPECT_TRUE(next.fde);
 	EXPECT_EQ(entry + r.size, next.start);
-	dw_dso_cache_free();
+	test_dsos_drop();
 }
 
 /* Four bytes into the PLT stub at @stub of @path: @name, from @stub. */
@@ -504,14 +550,14 @@ static void expect_plt_stub(struct __test_metadata *_metadata, const char *path,
 			    uint64_t stub, const char *name)
 {
 	struct dw_symres r;
-	struct dw_dso *d = dw_dso_get(path, NULL, 0);
+	struct dw_dso *d = dw_dso_get(test_dsos(), path, NULL, 0);
 
 	ASSERT_NE(NULL, d);
 	ASSERT_EQ(0, dw_dso_resolve(d, stub + 4, 0, &r));
 	EXPECT_STREQ(name, r.name);
 	EXPECT_EQ(stub, r.start);
 	EXPECT_EQ(4, r.off);
-	dw_dso_cache_free();
+	test_dsos_drop();
 }
 
 /* PLT stubs: "puts@plt", from .rela.plt, as objdump names them. */
@@ -567,17 +613,17 @@ FIXTURE_SETUP(other_id)
 	NEED_BUILT();
 	snprintf(self->path, sizeof(self->path), "%s/prog", dir);
 	memset(self->wrong, 0xee, sizeof(self->wrong));
-	dw_dso_set_quiet(1);
+	dw_dso_set_quiet(test_dsos(), 1);
 }
 
 FIXTURE_TEARDOWN(other_id)
 {
-	dw_dso_cache_free();
+	test_dsos_drop();
 }
 
 TEST_F(other_id, a_file_whose_build_id_is_not_the_recorded_one_is_stale_names_nothing)
 {
-	struct dw_dso *d = dw_dso_get(self->path, self->wrong, sizeof(self->wrong));
+	struct dw_dso *d = dw_dso_get(test_dsos(), self->path, self->wrong, sizeof(self->wrong));
 	struct dw_symres r;
 
 	ASSERT_NE(NULL, d);
@@ -591,8 +637,8 @@ TEST_F(other_id, the_same_file_without_a_recorded_build_id_is_used)
 	struct dw_symres r;
 	struct dw_dso *d;
 
-	dw_dso_get(self->path, self->wrong, sizeof(self->wrong));
-	d = dw_dso_get(self->path, NULL, 0);
+	dw_dso_get(test_dsos(), self->path, self->wrong, sizeof(self->wrong));
+	d = dw_dso_get(test_dsos(), self->path, NULL, 0);
 	ASSERT_NE(NULL, d);
 	EXPECT_FALSE(dw_dso_stale(d));
 	ASSERT_EQ(0, dw_dso_resolve(d, outer + 1, 0, &r));
@@ -601,12 +647,12 @@ TEST_F(other_id, the_same_file_without_a_recorded_build_id_is_used)
 
 TEST(a_missing_file_resolves_nothing_without_error)
 {
-	struct dw_dso *d = dw_dso_get("/nonexistent/file", NULL, 0);
+	struct dw_dso *d = dw_dso_get(test_dsos(), "/nonexistent/file", NULL, 0);
 	struct dw_symres r;
 
 	ASSERT_NE(NULL, d);
 	EXPECT_EQ(-ENOENT, dw_dso_resolve(d, 0x1000, 0, &r));
-	dw_dso_cache_free();
+	test_dsos_drop();
 }
 
 /* perf's JIT map. */

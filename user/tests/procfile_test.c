@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
+#include "dso_cache.h"
 #include "symbols/dso.h"
 #include "symbols/procfile.h"
 
@@ -39,13 +40,13 @@ FIXTURE_SETUP(mapped)
 	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s && cp /bin/sh %s", getpid(), self->lib,
 		 self->other);
 	ASSERT_EQ(0, system(cmd));
-	d = dw_dso_get(self->lib, NULL, 0);
+	d = dw_dso_get(test_dsos(), self->lib, NULL, 0);
 	n = d ? dw_dso_build_id(d, &idp) : 0;
 	if (n != 20)
 		SKIP(return, "this test binary has no GNU build-id");
 	memcpy(self->id, idp, sizeof(self->id));
-	dw_dso_cache_free();
-	dw_dso_set_quiet(1);
+	test_dsos_drop();
+	dw_dso_set_quiet(test_dsos(), 1);
 	fd = open(self->lib, O_RDONLY);
 	ASSERT_LE(0, fd);
 	self->map = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
@@ -58,7 +59,7 @@ FIXTURE_TEARDOWN(mapped)
 {
 	if (self->map != MAP_FAILED)
 		munmap(self->map, 4096);
-	dw_dso_cache_free();
+	test_dsos_drop();
 	unlink(self->lib);
 	unlink(self->other);
 	rmdir(self->dir);
@@ -67,7 +68,7 @@ FIXTURE_TEARDOWN(mapped)
 static enum dw_proc_file_how look(FIXTURE_DATA(mapped) *self, const unsigned char *id,
 				  size_t id_size)
 {
-	return dw_proc_file(getpid(), self->lib, self->start, self->start + 4096, id, id_size,
+	return dw_proc_file(test_dsos(), getpid(), self->lib, self->start, self->start + 4096, id, id_size,
 			    self->buf, sizeof(self->buf));
 }
 
@@ -88,7 +89,7 @@ TEST_F(mapped, a_replaced_path_is_read_through_map_files)
 	ASSERT_EQ(0, rename(self->other, self->lib));
 	EXPECT_EQ(DW_PROC_FILE_MAPPED, look(self, self->id, sizeof(self->id)));
 	EXPECT_NE(NULL, strstr(self->buf, "/map_files/"));
-	EXPECT_TRUE(dw_dso_usable(dw_dso_get(self->buf, self->id, sizeof(self->id))));
+	EXPECT_TRUE(dw_dso_usable(dw_dso_get(test_dsos(), self->buf, self->id, sizeof(self->id))));
 }
 
 TEST_F(mapped, without_a_recorded_build_id_the_path_is_taken_as_it_is)

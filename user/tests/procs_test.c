@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "dso_cache.h"
 #include "mkrec.h"
 #include "symbols/procs.h"
 #include "selfmap.h"
@@ -34,7 +35,7 @@ FIXTURE(procs) {
 
 FIXTURE_SETUP(procs)
 {
-	self->p = dw_procs_new();
+	self->p = dw_procs_new(test_dsos());
 	ASSERT_NE(NULL, self->p);
 	self->fn = (uintptr_t)dw_procs_test_fn;
 	self->dso = NULL;

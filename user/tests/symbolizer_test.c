@@ -185,7 +185,7 @@ FIXTURE_SETUP(file)
 	int e = 0;
 
 	symbolizer_test_leaf(3);
-	self->maps = dw_maps_load(0);
+	self->maps = dw_maps_load(NULL, 0);
 	ASSERT_NE(NULL, self->maps);
 	ASSERT_EQ(0, dw_maps_resolve(self->maps, addr, 0, &self->r));
 	ASSERT_TRUE(dw_dso_path_is_image(self->r.dso));
@@ -202,7 +202,6 @@ FIXTURE_TEARDOWN(file)
 {
 	dw_usnap_free(self->snap);
 	dw_maps_free(self->maps);
-	dw_dso_cache_free();
 }
 
 TEST_F(file, the_files_own_symbol_comes_before_the_snapshot)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "dso_cache.h"
 #include "symbols/dso.h"
 #include "symbols/symtab.h"
 
@@ -39,7 +40,7 @@ FIXTURE(self) {
 
 FIXTURE_SETUP(self)
 {
-	self->m = dw_maps_load(0);
+	self->m = dw_maps_load(NULL, 0);
 	ASSERT_NE(NULL, self->m) TH_LOG("cannot load the maps of this process");
 	self->dso = NULL;
 	self->off = 99;
@@ -108,7 +109,7 @@ TEST_F(self, a_heap_address_has_no_name)
 
 /*
  * A copy of this program mapped executable, then deleted (as a package
- * upgrade replaces a library): dw_maps_load() reads it through
+ * upgrade replaces a library): dw_maps_load(NULL, ) reads it through
  * /proc/self/map_files and names the marker function in the copy.
  */
 TEST(a_mapped_file_that_is_gone_is_named_through_map_files)
@@ -127,7 +128,7 @@ TEST(a_mapped_file_that_is_gone_is_named_through_map_files)
 		SKIP(return, "/proc/PID/map_files needs root (CAP_SYS_ADMIN)");
 	ASSERT_NE(0, dladdr((void *)dw_test_marker_function, &info));
 	vaddr = (uintptr_t)dw_test_marker_function - (uintptr_t)info.dli_fbase;
-	d = dw_dso_get("/proc/self/exe", NULL, 0);
+	d = dw_dso_get(test_dsos(), "/proc/self/exe", NULL, 0);
 	/* Text is mapped at its own file offset in GNU ld's layouts. */
 	if (!d || dw_dso_file_to_vaddr(d, vaddr, &foff) || foff != vaddr)
 		SKIP(return, "this program's text is not at its file offset");
@@ -143,7 +144,7 @@ TEST(a_mapped_file_that_is_gone_is_named_through_map_files)
 	unlink(copy);
 	rmdir(dir);
 	ASSERT_NE(MAP_FAILED, map);
-	m = dw_maps_load(0);
+	m = dw_maps_load(NULL, 0);
 	ASSERT_NE(NULL, m);
 	name = dw_maps_lookup(m, (uintptr_t)map + vaddr, &off, &dso);
 	EXPECT_STREQ("dw_test_marker_function", name ? name : "(none)");
@@ -172,7 +173,7 @@ TEST(a_mapping_reported_again_keeps_the_file_read_first)
 
 	ASSERT_NE(0, dladdr((void *)dw_test_marker_function, &info));
 	vaddr = (uintptr_t)dw_test_marker_function - (uintptr_t)info.dli_fbase;
-	d = dw_dso_get("/proc/self/exe", NULL, 0);
+	d = dw_dso_get(test_dsos(), "/proc/self/exe", NULL, 0);
 	ASSERT_NE(NULL, d);
 	if (dw_dso_file_to_vaddr(d, vaddr, &foff) || foff != vaddr)
 		SKIP(return, "this program's text is not at its file offset");
@@ -180,7 +181,7 @@ TEST(a_mapping_reported_again_keeps_the_file_read_first)
 	if (n <= 0)
 		SKIP(return, "this program has no build-id");
 	ASSERT_EQ(0, stat("/proc/self/exe", &st));
-	m = dw_maps_new();
+	m = dw_maps_new(test_dsos());
 	ASSERT_NE(NULL, m);
 	/* First while the process maps it (its /proc/PID/root view), then late. */
 	ASSERT_EQ(0, dw_maps_add_file(m, (uintptr_t)info.dli_fbase,
@@ -198,7 +199,7 @@ TEST(a_mapping_reported_again_keeps_the_file_read_first)
 
 TEST(the_maps_of_this_process_load)
 {
-	struct dw_maps *m = dw_maps_load(0);
+	struct dw_maps *m = dw_maps_load(NULL, 0);
 
 	EXPECT_NE(NULL, m);
 	dw_maps_free(m);
@@ -207,7 +208,7 @@ TEST(the_maps_of_this_process_load)
 TEST(no_such_process_is_null_enoent)
 {
 	errno = 0;
-	EXPECT_EQ(NULL, dw_maps_load(999999999));
+	EXPECT_EQ(NULL, dw_maps_load(NULL, 999999999));
 	EXPECT_EQ(ENOENT, errno);
 	dw_test_marker_function(1);
 }

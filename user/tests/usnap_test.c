@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "kselftest_harness.h"
+#include "dso_cache.h"
 #include "mkrec.h"
 #include "selfmap.h"
 #include "usnap_text.h"
@@ -55,7 +56,7 @@ static int run(const char *cmd)
 static int write_capture(const char *path, const __u64 *ips, unsigned int nr, int snapshot)
 {
 	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = PID, .sample_freq = 99 };
-	struct dw_usnap_writer *c = snapshot ? dw_usnap_writer_new() : NULL;
+	struct dw_usnap_writer *c = snapshot ? dw_usnap_writer_new(test_dsos()) : NULL;
 	const unsigned char *id;
 	struct dw_capture_writer w;
 	struct dw_usnap_stats st;
@@ -69,7 +70,7 @@ static int write_capture(const char *path, const __u64 *ips, unsigned int nr, in
 
 	if (!find_self((uintptr_t)usnap_leaf, &start, &end, &off, self))
 		return -1;
-	d = dw_dso_get(prog, NULL, 0);
+	d = dw_dso_get(test_dsos(), prog, NULL, 0);
 	n = d ? dw_dso_build_id(d, &id) : 0;
 	if (dw_capture_create(&w, path, &cfg))
 		return -1;
@@ -101,7 +102,7 @@ static int write_capture(const char *path, const __u64 *ips, unsigned int nr, in
 	if (!err && c && (!st.funcs || !st.bytes))
 		err = -1;
 	dw_usnap_writer_free(c);
-	dw_dso_cache_free();
+	test_dsos_drop();
 	return dw_capture_close(&w) || err ? -1 : 0;
 }
 
