@@ -234,36 +234,96 @@ static struct dw_prof *prof_new(const struct dw_capture_header *hdr, const struc
 	return p;
 }
 
+/* What read_records() feeds: the profile, its stitcher and kernel snapshot. */
+struct prof_in {
+	struct dw_prof *p;
+	struct dw_stitch *st;
+	struct dw_ksnap *snap;
+};
+
+static int in_sample(const struct dunwind_rec_sample *s, void *arg)
+{
+	return dw_stitch_ops.sample(s, ((struct prof_in *)arg)->st);
+}
+
+static int in_user_stack(const struct dunwind_rec_user_stack *u, void *arg)
+{
+	return dw_stitch_ops.user_stack(u, ((struct prof_in *)arg)->st);
+}
+
+static int in_sample_stack(const struct dunwind_rec_sample_stack *ss, void *arg)
+{
+	return dw_stitch_ops.sample_stack(ss, ((struct prof_in *)arg)->st);
+}
+
+static int in_lost(const struct dunwind_rec_lost *l, void *arg)
+{
+	struct prof_in *in = arg;
+	struct prof_priv *pp = in->p->priv;
+
+	pp->lost_stacks += l->lost[DUNWIND_REC_USER_STACK];
+	return dw_stitch_ops.lost(l, in->st);
+}
+
+static int in_mmap(const struct dunwind_rec_mmap *m, void *arg)
+{
+	struct prof_priv *pp = ((struct prof_in *)arg)->p->priv;
+
+	return pp->o->user_symbols ? dw_procs_add_mmap(pp->model, m, NULL) : 0;
+}
+
+static int in_comm(const struct dunwind_rec_comm *c, void *arg)
+{
+	struct prof_priv *pp = ((struct prof_in *)arg)->p->priv;
+
+	return dw_procs_add_comm(pp->model, c);
+}
+
+static int in_ksyms(const struct dunwind_rec_header *rec, void *arg)
+{
+	return dw_ksnap_add(((struct prof_in *)arg)->snap, rec);
+}
+
+static int in_usyms(const struct dunwind_rec_header *rec, void *arg)
+{
+	struct prof_priv *pp = ((struct prof_in *)arg)->p->priv;
+
+	return dw_usnap_add(pp->usnap, rec);
+}
+
+static int in_unknown(const struct dunwind_rec_header *rec, void *arg)
+{
+	(void)rec;
+	((struct prof_in *)arg)->p->skipped++;
+	return 0;
+}
+
 /*
- * Every record of @r once: samples and user stacks to the stitcher, COMM
- * and MMAP to the process model, the symbol snapshots to their readers.
- * 0, or -ENOMEM.
+ * Every record once: samples and user stacks to the stitcher, COMM and
+ * MMAP to the process model, the symbol snapshots to their readers.
  */
+static const struct dw_rec_ops prof_ops = {
+	.sample = in_sample,
+	.user_stack = in_user_stack,
+	.sample_stack = in_sample_stack,
+	.lost = in_lost,
+	.mmap = in_mmap,
+	.comm = in_comm,
+	.ksyms = in_ksyms,
+	.usyms = in_usyms,
+	.unknown = in_unknown,
+};
+
+/* Every record of @r to prof_ops: 0, or -ENOMEM. */
 static int read_records(struct dw_prof *p, struct dw_capture_reader *r, struct dw_stitch *st,
 			struct dw_ksnap *snap)
 {
-	struct prof_priv *pp = p->priv;
+	struct prof_in in = { .p = p, .st = st, .snap = snap };
 	const struct dunwind_rec_header *rec;
 	int e = 0;
 
-	while (!e && (rec = dw_capture_next_any(r))) {
-		if (rec->type >= DUNWIND_REC_MAX && rec->type != DUNWIND_REC_SAMPLE_STACK) {
-			if (rec->type == DW_REC_KSYMS)
-				e = dw_ksnap_add(snap, rec);
-			else if (rec->type == DW_REC_USYMS)
-				e = dw_usnap_add(pp->usnap, rec);
-			else
-				p->skipped++;
-		} else {
-			const struct dunwind_rec_lost *lost = (const void *)rec;
-
-			if (rec->type == DUNWIND_REC_LOST)
-				pp->lost_stacks += lost->lost[DUNWIND_REC_USER_STACK];
-			e = dw_stitch_add(st, rec);
-			if (!e && (pp->o->user_symbols || rec->type != DUNWIND_REC_MMAP))
-				e = dw_procs_add(pp->model, rec);
-		}
-	}
+	while (!e && (rec = dw_capture_next_any(r)))
+		e = dw_rec_dispatch(&prof_ops, rec, rec->size, &in);
 	return e ? -ENOMEM : 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include "record.h"
 #include "analyze/stitch.h"
+#include "capture/dispatch.h"
 #include "util/array.h"
 #include "util/htab.h"
 
@@ -98,13 +99,14 @@ struct dw_stitch *dw_stitch_new(void)
 	return calloc(1, sizeof(struct dw_stitch));
 }
 
-static int add_sample(struct dw_stitch *st, const struct dunwind_rec_header *rec)
+static int add_sample(const struct dunwind_rec_sample *rec, void *arg)
 {
+	struct dw_stitch *st = arg;
 	const struct dunwind_rec_sample *s;
 
 	if (DW_ARRAY_RESERVE(st->samples, st->cap_samples, st->nr_samples + 1, 4096))
 		return -ENOMEM;
-	s = arena_copy(st, rec, rec->size);
+	s = arena_copy(st, rec, rec->hdr.size);
 	if (!s)
 		return -ENOMEM;
 	st->samples[st->nr_samples++] = s;
@@ -112,9 +114,9 @@ static int add_sample(struct dw_stitch *st, const struct dunwind_rec_header *rec
 	return 0;
 }
 
-static int add_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
+static int add_stack(const struct dunwind_rec_user_stack *u, void *arg)
 {
-	const struct dunwind_rec_user_stack *u = (const void *)rec;
+	struct dw_stitch *st = arg;
 	struct stack_slot *slot;
 
 	st->counts.user_stacks++;
@@ -130,7 +132,7 @@ static int add_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
 	if (DW_ARRAY_RESERVE(st->stacks, st->cap_stacks, st->nr_stacks + 1, 1024))
 		return -ENOMEM;
 	slot = &st->stacks[st->nr_stacks];
-	slot->u = arena_copy(st, rec, rec->size);
+	slot->u = arena_copy(st, u, u->hdr.size);
 	if (!slot->u ||
 	    dw_htab_insert(&st->stack_ht, cookie_hash(u->cookie), (uint32_t)st->nr_stacks))
 		return -ENOMEM;
@@ -144,9 +146,8 @@ static int add_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
  * A SAMPLE_STACK: its sample and its stack, taken in as the SAMPLE and
  * USER_STACK it stands for (the stack's time is the sample's).
  */
-static int add_sample_stack(struct dw_stitch *st, const struct dunwind_rec_header *rec)
+static int add_sample_stack(const struct dunwind_rec_sample_stack *ss, void *arg)
 {
-	const struct dunwind_rec_sample_stack *ss = (const void *)rec;
 	struct {
 		struct dunwind_rec_user_stack u;
 		__u64 ips[DUNWIND_MAX_USER_FRAMES];
@@ -163,7 +164,7 @@ static int add_sample_stack(struct dw_stitch *st, const struct dunwind_rec_heade
 	s.cpu = ss->cpu;
 	s.flags = ss->flags;
 	s.period = ss->period;
-	if (dunwind_ipcode_decode(ss->ips, rec->size - sizeof(*ss), stack.ips, ss->nr) < 0)
+	if (dunwind_ipcode_decode(ss->ips, ss->hdr.size - sizeof(*ss), stack.ips, ss->nr) < 0)
 		return -EINVAL;
 	s.user_ip = ss->nr ? stack.ips[0] : 0;
 	stack.u.hdr.type = DUNWIND_REC_USER_STACK;
@@ -177,43 +178,46 @@ static int add_sample_stack(struct dw_stitch *st, const struct dunwind_rec_heade
 	stack.u.stop = ss->stop;
 	stack.u.nr_fp = ss->nr_fp;
 	stack.u.nr_sframe = ss->nr_sframe;
-	err = add_sample(st, &s.hdr);
-	return err ? err : add_stack(st, &stack.u.hdr);
+	err = add_sample(&s, arg);
+	return err ? err : add_stack(&stack.u, arg);
 }
+
+static int add_lost(const struct dunwind_rec_lost *l, void *arg)
+{
+	struct dw_stitch *st = arg;
+	int i;
+
+	for (i = 0; i < DUNWIND_REC_MAX; i++)
+		st->counts.lost[i] += l->lost[i];
+	return 0;
+}
+
+/*
+ * What the stitcher takes (@arg: the struct dw_stitch): SAMPLE and
+ * USER_STACK records are kept, and a SAMPLE_STACK as the two it stands
+ * for; LOST records are added to the lost counts; other types are ignored.
+ */
+const struct dw_rec_ops dw_stitch_ops = {
+	.sample = add_sample,
+	.user_stack = add_stack,
+	.sample_stack = add_sample_stack,
+	.lost = add_lost,
+	.unknown = dw_rec_skip,
+};
 
 /**
  * dw_stitch_add() - take in one record
  * @st:		stitcher
- * @rec:	a record that passed dunwind_rec_check(); copied
+ * @rec:	a record; copied if kept (dw_stitch_ops says which)
  *
- * Context: user space.  SAMPLE and USER_STACK records are kept, and a
- * SAMPLE_STACK as the two it stands for; LOST
- * records are added to the lost counts; other types are ignored.
+ * Context: user space.
  * Return: 0; -EINVAL if @rec is malformed; -ENOMEM.
  */
 int dw_stitch_add(struct dw_stitch *st, const struct dunwind_rec_header *rec)
 {
-	int i;
+	int err = dw_rec_dispatch(&dw_stitch_ops, rec, rec->size, st);
 
-	if (dunwind_rec_check(rec, rec->size))
-		return -EINVAL;
-	switch (rec->type) {
-	case DUNWIND_REC_SAMPLE:
-		return add_sample(st, rec);
-	case DUNWIND_REC_USER_STACK:
-		return add_stack(st, rec);
-	case DUNWIND_REC_SAMPLE_STACK:
-		return add_sample_stack(st, rec);
-	case DUNWIND_REC_LOST: {
-		const struct dunwind_rec_lost *l = (const void *)rec;
-
-		for (i = 0; i < DUNWIND_REC_MAX; i++)
-			st->counts.lost[i] += l->lost[i];
-		return 0;
-	}
-	default:
-		return 0;
-	}
+	return err == -EBADMSG ? -EINVAL : err;
 }
 
 /**

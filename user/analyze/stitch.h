@@ -5,6 +5,8 @@
 
 #include <linux/dunwind.h>
 
+#include "capture/dispatch.h"
+
 struct dw_stitch;
 
 struct dw_stitch_counts {
@@ -19,6 +21,8 @@ struct dw_stitch_counts {
 };
 
 struct dw_stitch *dw_stitch_new(void);
+/* Its callbacks, @arg the stitcher, for readers that dispatch records themselves. */
+extern const struct dw_rec_ops dw_stitch_ops;
 /* Copy one checked record in. 0 or -errno (-ENOMEM). Unknown types are ignored. */
 int dw_stitch_add(struct dw_stitch *st, const struct dunwind_rec_header *rec);
 /*

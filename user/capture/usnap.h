@@ -17,6 +17,7 @@
 #include <linux/dunwind.h>
 
 #include "capture/capture.h"
+#include "capture/dispatch.h"
 #include "capture/zchunk.h"
 #include "symbols/dso.h"
 
@@ -52,6 +53,8 @@ struct dw_usnap_stats {
 
 struct dw_usnap_writer *dw_usnap_writer_new(struct dw_dso_cache *dsos);
 int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header *rec);
+/* Its callbacks, @arg the collector, for readers that dispatch records themselves. */
+extern const struct dw_rec_ops dw_usnap_collect_ops;
 int dw_usnap_write(struct dw_usnap_writer *c, struct dw_capture_writer *w,
 		   struct dw_usnap_stats *st);
 void dw_usnap_writer_free(struct dw_usnap_writer *c);

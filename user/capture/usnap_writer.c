@@ -212,56 +212,90 @@ static void collect_ips(struct dw_usnap_writer *c, __u32 pid, __u64 time, const 
 	}
 }
 
-/**
- * dw_usnap_collect() - take in one record
- * @c:		collector
- * @rec:	a record that passed dunwind_rec_check()
- *
- * Context: user space.  MMAP and COMM records as the ring gives them: an
- * MMAP record reads its file (once per file) while the process maps it.
- * A USER_STACK or SAMPLE_STACK any time after the MMAP records before it
- * (by time).
- * Return: 0, or -ENOMEM (the snapshot will be left out).
- */
-int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header *rec)
+/* An MMAP record: its file read (once per file) while the process maps it. */
+static int collect_mmap(const struct dunwind_rec_mmap *m, void *arg)
 {
-	const struct dunwind_rec_user_stack *u = (const void *)rec;
+	struct dw_usnap_writer *c = arg;
+	char file[4200];
+	enum dw_proc_file_how how = DW_PROC_FILE_NONE;
 
 	if (c->failed)
 		return -ENOMEM;
-	if (rec->type == DUNWIND_REC_MMAP) {
-		const struct dunwind_rec_mmap *m = (const void *)rec;
-		char file[4200];
-		enum dw_proc_file_how how = DW_PROC_FILE_NONE;
-
-		/* The process's own view of the file, while it still maps it. */
-		if (m->path[0] == '/' && m->path[1] != '/')
-			how = dw_proc_file(c->dsos, (int)m->pid, m->path, m->start, m->end,
-					   m->build_id_size ? m->build_id : NULL,
-					   m->build_id_size, file, sizeof(file));
-		if (how == DW_PROC_FILE_MAPPED)
-			c->via_map_files++;
-		else if (how == DW_PROC_FILE_NONE && m->build_id_size && m->path[0] == '/' &&
-			 m->path[1] != '/' && !dw_dso_usable(dw_dso_get(c->dsos, m->path,
-						      m->build_id, m->build_id_size)) &&
-			 !c->not_found++)
-			snprintf(c->first_not_found, sizeof(c->first_not_found), "%s", m->path);
-		if (dw_procs_add_file(c->model, rec, how == DW_PROC_FILE_NONE ? NULL : file) ==
-		    -ENOMEM)
-			c->failed = 1;
-	} else if (rec->type == DUNWIND_REC_COMM) {
-		if (dw_procs_add(c->model, rec) == -ENOMEM)
-			c->failed = 1;
-	} else if (rec->type == DUNWIND_REC_USER_STACK) {
-		collect_ips(c, u->pid, u->time, u->ips, u->nr);
-	} else if (rec->type == DUNWIND_REC_SAMPLE_STACK) {
-		const struct dunwind_rec_sample_stack *ss = (const void *)rec;
-		__u64 ips[DUNWIND_MAX_USER_FRAMES];
-
-		if (dunwind_ipcode_decode(ss->ips, rec->size - sizeof(*ss), ips, ss->nr) >= 0)
-			collect_ips(c, ss->pid, ss->time, ips, ss->nr);
-	}
+	/* The process's own view of the file, while it still maps it. */
+	if (m->path[0] == '/' && m->path[1] != '/')
+		how = dw_proc_file(c->dsos, (int)m->pid, m->path, m->start, m->end,
+				   m->build_id_size ? m->build_id : NULL,
+				   m->build_id_size, file, sizeof(file));
+	if (how == DW_PROC_FILE_MAPPED)
+		c->via_map_files++;
+	else if (how == DW_PROC_FILE_NONE && m->build_id_size && m->path[0] == '/' &&
+		 m->path[1] != '/' && !dw_dso_usable(dw_dso_get(c->dsos, m->path,
+					      m->build_id, m->build_id_size)) &&
+		 !c->not_found++)
+		snprintf(c->first_not_found, sizeof(c->first_not_found), "%s", m->path);
+	if (dw_procs_add_mmap(c->model, m, how == DW_PROC_FILE_NONE ? NULL : file) == -ENOMEM)
+		c->failed = 1;
 	return c->failed ? -ENOMEM : 0;
+}
+
+static int collect_comm(const struct dunwind_rec_comm *rec, void *arg)
+{
+	struct dw_usnap_writer *c = arg;
+
+	if (!c->failed && dw_procs_add_comm(c->model, rec) == -ENOMEM)
+		c->failed = 1;
+	return c->failed ? -ENOMEM : 0;
+}
+
+static int collect_stack(const struct dunwind_rec_user_stack *u, void *arg)
+{
+	struct dw_usnap_writer *c = arg;
+
+	if (!c->failed)
+		collect_ips(c, u->pid, u->time, u->ips, u->nr);
+	return c->failed ? -ENOMEM : 0;
+}
+
+static int collect_sample_stack(const struct dunwind_rec_sample_stack *ss, void *arg)
+{
+	struct dw_usnap_writer *c = arg;
+	__u64 ips[DUNWIND_MAX_USER_FRAMES];
+
+	if (!c->failed &&
+	    dunwind_ipcode_decode(ss->ips, ss->hdr.size - sizeof(*ss), ips, ss->nr) >= 0)
+		collect_ips(c, ss->pid, ss->time, ips, ss->nr);
+	return c->failed ? -ENOMEM : 0;
+}
+
+/*
+ * What the collector takes (@arg: the struct dw_usnap_writer), as the
+ * ring gives it: MMAP and COMM records while the processes map their
+ * files; a USER_STACK or SAMPLE_STACK any time after the MMAP records
+ * before it (by time).  Each returns 0, or -ENOMEM (the snapshot will be
+ * left out).
+ */
+const struct dw_rec_ops dw_usnap_collect_ops = {
+	.mmap = collect_mmap,
+	.comm = collect_comm,
+	.user_stack = collect_stack,
+	.sample_stack = collect_sample_stack,
+	.unknown = dw_rec_skip,
+};
+
+/**
+ * dw_usnap_collect() - take in one record
+ * @c:		collector
+ * @rec:	a record (dw_usnap_collect_ops says what is taken)
+ *
+ * Context: user space.  An MMAP record reads its file.
+ * Return: 0; -ENOMEM (the snapshot will be left out); -EINVAL for a
+ * malformed record.
+ */
+int dw_usnap_collect(struct dw_usnap_writer *c, const struct dunwind_rec_header *rec)
+{
+	int err = dw_rec_dispatch(&dw_usnap_collect_ops, rec, rec->size, c);
+
+	return err == -EBADMSG ? -EINVAL : err;
 }
 
 /* A function or a source frame found, in the order the text wants. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "capture/capture.h"
+#include "capture/dispatch.h"
 #include "output/perfdata_priv.h"
 #include "util/array.h"
 
@@ -121,8 +122,9 @@ static void add_build_id(struct perfdata *pd, __u16 misc, const __u8 *id, __u32 
 }
 
 /* PERF_RECORD_COMM from a COMM record (COMM_EXEC for an exec). */
-static void comm_rec(struct perfdata *pd, const struct dunwind_rec_comm *c)
+static int comm_rec(const struct dunwind_rec_comm *c, void *arg)
 {
+	struct perfdata *pd = arg;
 	int exec = c->hdr.misc & DUNWIND_COMM_EXEC;
 	char comm[sizeof(c->comm) + 1] = { 0 };
 	size_t off;
@@ -137,11 +139,13 @@ static void comm_rec(struct perfdata *pd, const struct dunwind_rec_comm *c)
 	put_str(&pd->recs, comm, 8);
 	put_id(pd, c->pid, c->tid, c->time);
 	ev_end(pd, off, c->time);
+	return 0;
 }
 
 /* PERF_RECORD_FORK or _EXIT from a FORK or EXIT record. */
-static void fork_exit_rec(struct perfdata *pd, const struct dunwind_rec_task *t)
+static int fork_exit_rec(const struct dunwind_rec_task *t, void *arg)
 {
+	struct perfdata *pd = arg;
 	int fork = t->hdr.type == DUNWIND_REC_FORK;
 	size_t off;
 
@@ -153,11 +157,13 @@ static void fork_exit_rec(struct perfdata *pd, const struct dunwind_rec_task *t)
 	dw_buf_put_u64(&pd->recs, t->time);
 	put_id(pd, t->pid, t->tid, t->time);
 	ev_end(pd, off, t->time);
+	return 0;
 }
 
 /* PERF_RECORD_MMAP2 from an MMAP record, at its process's latest exec. */
-static void mmap_rec(struct perfdata *pd, const struct dunwind_rec_mmap *m)
+static int mmap_rec(const struct dunwind_rec_mmap *m, void *arg)
 {
+	struct perfdata *pd = arg;
 	size_t plen = m->hdr.size - sizeof(*m);
 	char *path = calloc(1, plen + 1);
 	__u16 misc = PERF_RECORD_MISC_USER;
@@ -166,7 +172,7 @@ static void mmap_rec(struct perfdata *pd, const struct dunwind_rec_mmap *m)
 
 	if (!path) {
 		pd->err = -ENOMEM;
-		return;
+		return 0;
 	}
 	memcpy(path, m->path, plen);
 	if (m->build_id_size && m->build_id_size <= sizeof(m->build_id))
@@ -195,24 +201,17 @@ static void mmap_rec(struct perfdata *pd, const struct dunwind_rec_mmap *m)
 	put_id(pd, m->pid, m->pid, t);
 	ev_end(pd, off, t);
 	free(path);
+	return 0;
 }
 
-/* The record of a COMM, FORK, EXIT or MMAP record; others have none. */
-static void task_rec(struct perfdata *pd, const struct dunwind_rec_header *rec)
-{
-	switch (rec->type) {
-	case DUNWIND_REC_COMM:
-		comm_rec(pd, (const void *)rec);
-		break;
-	case DUNWIND_REC_FORK:
-	case DUNWIND_REC_EXIT:
-		fork_exit_rec(pd, (const void *)rec);
-		break;
-	case DUNWIND_REC_MMAP:
-		mmap_rec(pd, (const void *)rec);
-		break;
-	}
-}
+/* The records of COMM, FORK, EXIT and MMAP records; others have none. */
+static const struct dw_rec_ops task_ops = {
+	.comm = comm_rec,
+	.fork = fork_exit_rec,
+	.exit = fork_exit_rec,
+	.mmap = mmap_rec,
+	.unknown = dw_rec_skip,
+};
 
 /*
  * The kernel's map: every kernel address of the samples, from the lowest
@@ -344,7 +343,7 @@ int perfdata_collect(struct perfdata *pd, const struct dw_prof *p, const char *c
 		pd->two = !!(p->samples[i].flags & DUNWIND_SAMPLE_OFF_CPU);
 	kernel_mmap(pd, p);
 	while ((rec = dw_capture_next(&r)))
-		task_rec(pd, rec);
+		dw_rec_dispatch(&task_ops, rec, rec->size, pd);	/* checked when read */
 	dw_capture_release(&r);
 	for (i = 0; i < p->nr_samples; i++)
 		sample_rec(pd, p, &p->samples[i]);

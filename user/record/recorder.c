@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capture/dispatch.h"
 #include "capture/ksnap.h"
 #include "record/recorder.h"
 #include "util/clock.h"
@@ -32,6 +33,94 @@ void *dw_recorder_place(__u32 size, void *arg)
 	return dw_capture_reserve(&st->w, size);
 }
 
+static int rec_sample(const struct dunwind_rec_sample *s, void *arg)
+{
+	struct dw_recorder *st = arg;
+
+	st->samples++;
+	if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
+		st->offcpu++;
+		st->offcpu_ns += s->period;
+		st->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
+	}
+	st->samples_kthread += !!(s->flags & DUNWIND_SAMPLE_KERNEL_THREAD);
+	st->samples_in_walk += !!(s->flags & DUNWIND_SAMPLE_IN_WALK);
+	if (s->cookie)
+		st->samples_cookie++;
+	else
+		st->samples_no_user++;
+	return 0;
+}
+
+static int rec_user_stack(const struct dunwind_rec_user_stack *u, void *arg)
+{
+	(void)u;
+	((struct dw_recorder *)arg)->user_stacks++;
+	return 0;
+}
+
+/* One sample (user mode: a cookie, no kernel IPs) and its stack. */
+static int rec_sample_stack(const struct dunwind_rec_sample_stack *ss, void *arg)
+{
+	struct dw_recorder *st = arg;
+
+	(void)ss;
+	st->samples++;
+	st->samples_cookie++;
+	st->user_stacks++;
+	st->sample_stacks++;
+	return 0;
+}
+
+static int rec_lost(const struct dunwind_rec_lost *l, void *arg)
+{
+	struct dw_recorder *st = arg;
+	int i;
+
+	for (i = 0; i < DUNWIND_REC_MAX; i++)
+		st->lost[i] += l->lost[i];
+	return 0;
+}
+
+static int rec_mmap(const struct dunwind_rec_mmap *m, void *arg)
+{
+	struct dw_recorder *st = arg;
+
+	if (st->usnap)
+		dw_usnap_collect_ops.mmap(m, st->usnap);	/* -ENOMEM: said at the end */
+	dw_sframe_feed_mapping(&st->feed, m);
+	return 0;
+}
+
+static int rec_comm(const struct dunwind_rec_comm *c, void *arg)
+{
+	struct dw_recorder *st = arg;
+
+	if (st->usnap)
+		dw_usnap_collect_ops.comm(c, st->usnap);	/* -ENOMEM: said at the end */
+	return 0;
+}
+
+static int rec_other(const struct dunwind_rec_header *rec, void *arg)
+{
+	(void)rec;
+	((struct dw_recorder *)arg)->other++;
+	return 0;
+}
+
+/* What a recording counts and collects of each record it writes. */
+static const struct dw_rec_ops recorder_ops = {
+	.sample = rec_sample,
+	.user_stack = rec_user_stack,
+	.sample_stack = rec_sample_stack,
+	.lost = rec_lost,
+	.mmap = rec_mmap,
+	.comm = rec_comm,
+	.ksyms = rec_other,
+	.usyms = rec_other,
+	.unknown = rec_other,
+};
+
 /**
  * dw_recorder_on_record() - one record from the ring (a dw_record_fn)
  * @rec:	the record (checked)
@@ -43,57 +132,13 @@ void *dw_recorder_place(__u32 size, void *arg)
 int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
 {
 	struct dw_recorder *st = arg;
-	int err, i;
+	int err;
 
 	if (rec->type < DUNWIND_REC_MAX)
 		st->by_type[rec->type]++;
-	if (st->usnap && (rec->type == DUNWIND_REC_MMAP || rec->type == DUNWIND_REC_COMM))
-		dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
-	switch (rec->type) {
-	case DUNWIND_REC_SAMPLE: {
-		const struct dunwind_rec_sample *s = (const void *)rec;
-
-		st->samples++;
-		if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
-			st->offcpu++;
-			st->offcpu_ns += s->period;
-			st->offcpu_open += !!(s->flags & DUNWIND_SAMPLE_OFF_CPU_OPEN);
-		}
-		st->samples_kthread += !!(s->flags & DUNWIND_SAMPLE_KERNEL_THREAD);
-		st->samples_in_walk += !!(s->flags & DUNWIND_SAMPLE_IN_WALK);
-		if (s->cookie)
-			st->samples_cookie++;
-		else
-			st->samples_no_user++;
-		break;
-	}
-	case DUNWIND_REC_USER_STACK:
-		st->user_stacks++;
-		break;
-	case DUNWIND_REC_SAMPLE_STACK:
-		/* One sample (user mode: a cookie, no kernel IPs) and its stack. */
-		st->samples++;
-		st->samples_cookie++;
-		st->user_stacks++;
-		st->sample_stacks++;
-		break;
-	case DUNWIND_REC_LOST: {
-		const struct dunwind_rec_lost *l = (const void *)rec;
-
-		for (i = 0; i < DUNWIND_REC_MAX; i++)
-			st->lost[i] += l->lost[i];
-		break;
-	}
-	case DUNWIND_REC_MMAP:
-		dw_sframe_feed_mapping(&st->feed, (const void *)rec);
-		break;
-	case DUNWIND_REC_COMM:
-	case DUNWIND_REC_FORK:
-	case DUNWIND_REC_EXIT:
-		break;
-	default:
-		st->other++;
-	}
+	err = dw_rec_dispatch(&recorder_ops, rec, rec->size, st);
+	if (err)
+		return err;
 	err = dw_capture_write_checked(&st->w, rec);	/* the drain checked it */
 	if (err) {
 		st->write_err = err;

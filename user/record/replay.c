@@ -16,29 +16,56 @@
 
 #include "record.h"
 #include "capture/compress.h"
+#include "capture/dispatch.h"
 #include "record/recorder.h"
 
 #define REPLAY_BUF	(1024 * 1024)	/* bytes read at a time */
+
+static int replay_sample(const struct dunwind_rec_sample *s, void *arg)
+{
+	dw_kips_add(&((struct dw_recorder *)arg)->kips, s);
+	return 0;
+}
+
+static int replay_user_stack(const struct dunwind_rec_user_stack *u, void *arg)
+{
+	struct dw_recorder *st = arg;
+
+	if (st->usnap)
+		dw_usnap_collect_ops.user_stack(u, st->usnap);	/* -ENOMEM: said at the end */
+	return 0;
+}
+
+static int replay_sample_stack(const struct dunwind_rec_sample_stack *ss, void *arg)
+{
+	struct dw_recorder *st = arg;
+
+	if (st->usnap)
+		dw_usnap_collect_ops.sample_stack(ss, st->usnap);
+	return 0;
+}
+
+/* The addresses the snapshots need: kernel IPs of samples, user stacks. */
+static const struct dw_rec_ops replay_ops = {
+	.sample = replay_sample,
+	.user_stack = replay_user_stack,
+	.sample_stack = replay_sample_stack,
+	.unknown = dw_rec_skip,
+};
 
 /* Feed the collectors the records whole in @buf; bytes taken, or -EPROTO. */
 static long replay_records(struct dw_recorder *st, const unsigned char *buf, size_t len)
 {
 	size_t pos = 0;
 
-	while (len - pos >= sizeof(struct dunwind_rec_header)) {
+	while (pos < len) {
 		const struct dunwind_rec_header *rec = (const void *)(buf + pos);
+		int err = dw_rec_dispatch(&replay_ops, rec, len - pos, st);
 
-		if (rec->size < sizeof(*rec) || rec->size % 8)
+		if (err == -EBADMSG)
+			break;			/* the rest comes with the next read */
+		if (err)
 			return -EPROTO;
-		if (rec->size > len - pos)
-			break;
-		if (dunwind_rec_check(rec, rec->size))
-			return -EPROTO;
-		if (rec->type == DUNWIND_REC_SAMPLE)
-			dw_kips_add(&st->kips, (const void *)rec);
-		else if ((rec->type == DUNWIND_REC_USER_STACK ||
-			  rec->type == DUNWIND_REC_SAMPLE_STACK) && st->usnap)
-			dw_usnap_collect(st->usnap, rec);	/* -ENOMEM: said at the end */
 		pos += rec->size;
 	}
 	return (long)pos;

@@ -86,7 +86,15 @@ static struct image *new_image(struct dw_procs *p, __u32 pid, __u64 since)
 	return im;
 }
 
-static int add_comm(struct dw_procs *p, const struct dunwind_rec_comm *c)
+/**
+ * dw_procs_add_comm() - take in one COMM record
+ * @p:		model
+ * @c:		a record checked by dw_rec_dispatch()
+ *
+ * Context: user space.
+ * Return: 0 or -ENOMEM.
+ */
+int dw_procs_add_comm(struct dw_procs *p, const struct dunwind_rec_comm *c)
 {
 	struct comm_entry *e;
 
@@ -103,7 +111,16 @@ static int add_comm(struct dw_procs *p, const struct dunwind_rec_comm *c)
 	return 0;
 }
 
-static int add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m, const char *file)
+/**
+ * dw_procs_add_mmap() - take in one MMAP record
+ * @p:		model
+ * @m:		a record checked by dw_rec_dispatch()
+ * @file:	what to read for its path (procfile.h); NULL: the path
+ *
+ * Context: user space; reads the file's symbols (once per path and image).
+ * Return: 0 or -ENOMEM.
+ */
+int dw_procs_add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m, const char *file)
 {
 	struct image *im = latest_image(p, m->pid);
 
@@ -111,46 +128,9 @@ static int add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m, const 
 		im = new_image(p, m->pid, 0);
 	if (!im)
 		return -ENOMEM;
-	/* dunwind_rec_check() made sure the path is NUL-terminated in the record. */
+	/* dw_rec_dispatch() made sure the path is NUL-terminated in the record. */
 	return dw_maps_add_file(im->maps, m->start, m->end, m->pgoff, m->path, file,
 				m->build_id_size ? m->build_id : NULL, m->build_id_size);
-}
-
-/**
- * dw_procs_add() - take in one record
- * @p:		model
- * @rec:	a record that passed dunwind_rec_check()
- *
- * Context: user space; an MMAP record reads its file's symbols (once per
- * path and image).  Records come in capture order.
- * Return: 0, -EINVAL for a malformed record, -ENOMEM.
- */
-int dw_procs_add(struct dw_procs *p, const struct dunwind_rec_header *rec)
-{
-	return dw_procs_add_file(p, rec, NULL);
-}
-
-/**
- * dw_procs_add_file() - dw_procs_add(), an MMAP record's file read from elsewhere
- * @p:		model
- * @rec:	a record that passed dunwind_rec_check()
- * @file:	for an MMAP record, what to read for its path (procfile.h);
- *		NULL: the path
- *
- * Context and return: as dw_procs_add().
- */
-int dw_procs_add_file(struct dw_procs *p, const struct dunwind_rec_header *rec, const char *file)
-{
-	if (dunwind_rec_check(rec, rec->size))
-		return -EINVAL;
-	switch (rec->type) {
-	case DUNWIND_REC_COMM:
-		return add_comm(p, (const void *)rec);
-	case DUNWIND_REC_MMAP:
-		return add_mmap(p, (const void *)rec, file);
-	default:
-		return 0;
-	}
 }
 
 static int comm_cmp(const void *a, const void *b)

@@ -15,10 +15,13 @@
 struct dw_procs;
 
 struct dw_procs *dw_procs_new(struct dw_dso_cache *c);
-/* Take in one checked record (COMM and MMAP; others ignored). 0 or -errno. */
-int dw_procs_add(struct dw_procs *p, const struct dunwind_rec_header *rec);
-/* The same, an MMAP record's file read from @file (a live process's view). */
-int dw_procs_add_file(struct dw_procs *p, const struct dunwind_rec_header *rec, const char *file);
+/*
+ * Take in one COMM or MMAP record checked by dw_rec_dispatch() (records
+ * come in capture order); an MMAP record's file is read from @file (a
+ * live process's view; NULL: its path).  0 or -ENOMEM.
+ */
+int dw_procs_add_comm(struct dw_procs *p, const struct dunwind_rec_comm *c);
+int dw_procs_add_mmap(struct dw_procs *p, const struct dunwind_rec_mmap *m, const char *file);
 /* Name of thread @tid at @time (its latest name at or before @time), or NULL. */
 const char *dw_procs_comm(struct dw_procs *p, __u32 tid, __u64 time);
 /* Did the capture describe any mapping of process @pid? */

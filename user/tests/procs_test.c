@@ -12,6 +12,7 @@
 #include "kselftest_harness.h"
 #include "dso_cache.h"
 #include "mkrec.h"
+#include "capture/dispatch.h"
 #include "symbols/procs.h"
 #include "selfmap.h"
 
@@ -21,6 +22,24 @@ __attribute__((noinline, used)) int dw_procs_test_fn(int x)
 }
 
 static union rec_buf b;
+
+static int add_comm(const struct dunwind_rec_comm *c, void *p)
+{
+	return dw_procs_add_comm(p, c);
+}
+
+static int add_mmap(const struct dunwind_rec_mmap *m, void *p)
+{
+	return dw_procs_add_mmap(p, m, NULL);
+}
+
+/* The model's readers (the profile, the recorder) give it records so. */
+static const struct dw_rec_ops procs_ops = { .comm = add_comm, .mmap = add_mmap };
+
+static int procs_add(struct dw_procs *p, const struct dunwind_rec_header *rec)
+{
+	return dw_rec_dispatch(&procs_ops, rec, rec->size, p);
+}
 static const uint64_t base1 = 0x100000000000ULL, base2 = 0x200000000000ULL;
 
 /* Thread names of pid 5 (renamed at 20) and 6; this program's image. */
@@ -40,9 +59,9 @@ FIXTURE_SETUP(procs)
 	self->fn = (uintptr_t)dw_procs_test_fn;
 	self->dso = NULL;
 	self->off = 0;
-	dw_procs_add(self->p, mk_comm(&b, 5, 5, 10, "first", 0));
-	dw_procs_add(self->p, mk_comm(&b, 5, 6, 12, "worker", 0));
-	dw_procs_add(self->p, mk_comm(&b, 5, 5, 20, "second", 0));
+	procs_add(self->p, mk_comm(&b, 5, 5, 10, "first", 0));
+	procs_add(self->p, mk_comm(&b, 5, 6, 12, "worker", 0));
+	procs_add(self->p, mk_comm(&b, 5, 5, 20, "second", 0));
 	self->have_self = find_self(self->fn, &self->start, &self->end, &self->pgoff, self->path);
 }
 
@@ -55,7 +74,7 @@ FIXTURE_TEARDOWN(procs)
 #define MAP_SELF(pid, t, base, bad_build_id) do { \
 	if (!self->have_self) \
 		SKIP(return, "cannot find this program in /proc/self/maps"); \
-	dw_procs_add(self->p, mk_mmap(&b, pid, t, base, (base) + (self->end - self->start), \
+	procs_add(self->p, mk_mmap(&b, pid, t, base, (base) + (self->end - self->start), \
 				      self->pgoff, self->path, bad_build_id)); \
 } while (0)
 
@@ -130,7 +149,7 @@ static uint64_t hole_page(const FIXTURE_DATA(procs) *self)
 	k = hole_page(self); \
 	if (!k) \
 		SKIP(return, "this program's text is too small to split"); \
-	dw_procs_add(self->p, mk_mmap(&b, 5, 31, base1 + k * 4096, base1 + (k + 1) * 4096, 0, \
+	procs_add(self->p, mk_mmap(&b, 5, 31, base1 + k * 4096, base1 + (k + 1) * 4096, 0, \
 				      "//anon", 0)); \
 } while (0)
 
@@ -178,7 +197,7 @@ TEST_F(procs, right_of_the_hole_names_are_as_unsplit)
 /* An exec at 100: a new image at another address; the old one stays for old stacks. */
 #define EXEC_SELF() do { \
 	MAP_SELF(5, 30, base1, 0); \
-	dw_procs_add(self->p, mk_comm(&b, 5, 5, 100, "exec'd", 1)); \
+	procs_add(self->p, mk_comm(&b, 5, 5, 100, "exec'd", 1)); \
 	MAP_SELF(5, 101, base2, 0); \
 } while (0)
 
@@ -225,7 +244,8 @@ TEST_F(procs, a_malformed_record_is_refused)
 {
 	mk_mmap(&b, 5, 1, base2, base2 + 4096, 0, "/x", 0);
 	b.hdr.size = 8;
-	EXPECT_NE(0, dw_procs_add(self->p, &b.hdr));
+	EXPECT_NE(0, procs_add(self->p, &b.hdr));
+	EXPECT_EQ(0, dw_procs_has_maps(self->p, 5));
 }
 
 TEST_HARNESS_MAIN
