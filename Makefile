@@ -3,7 +3,9 @@
 #
 #   make            module (out/kmod/KVER/kmod/dunwind.ko) and user tools (out/dunwind)
 #   make module KERNEL=6.1|6.12|7.2   the module for one of the tested kernels
-#                   (tools/kernel fetches that kernel first when needed)
+#                   (tools/kernel fetches that kernel first when needed;
+#                   KERNEL=6.12-arm64 cross-builds for arm64)
+#   make user ARCH=arm64   the recorder cross-built into out/arm64/dunwind
 #   make check      install what is missing (apt), build, host unit tests,
 #                   fuzz briefly, boot the VM and run the selftests
 #   make demo       perf -g against dunwind on one program in the VM, one screen;
@@ -25,6 +27,8 @@ ifneq ($(KERNEL),)
 KDIR := $(shell tools/kernel fetch $(KERNEL) >&2 && tools/kernel env $(KERNEL) | sed -n 's/^KDIR=//p')
 # Not a KVER from the environment (an outer make's default kernel).
 KVER := $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+# A kernel of another architecture (6.12-arm64): its ARCH and cross compiler.
+KCROSS := $(shell tools/kernel env $(KERNEL) | sed -n 's/^\(ARCH\|CROSS_COMPILE\)=/\1=/p')
 endif
 KDIR ?= $(shell d=/lib/modules/$$(uname -r)/build; [ -d $$d ] && echo $$d || \
 	  ls -d /usr/src/linux-headers-6.12*-cloud-amd64 2>/dev/null | sort -V | tail -n1)
@@ -51,7 +55,7 @@ module:
 	@ln -sfn $(CURDIR)/lib $(KOUT)/lib
 	@find $(KOUT)/kmod -maxdepth 1 -xtype l -delete
 	@for f in kmod/Kbuild kmod/*.[ch]; do ln -sf $(CURDIR)/$$f $(KOUT)/$$f; done
-	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod modules
+	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod $(KCROSS) modules
 	@echo "module: $(KOUT)/kmod/dunwind.ko"
 
 user:
