@@ -12,31 +12,19 @@
 #include "cmdopts.h"
 #include "capture/event.h"
 #include "commands.h"
-#include "output/folded.h"
+#include "output/format.h"
 #include "output/perfdata.h"
-#include "output/pprof.h"
 #include "analyze/profile.h"
 #include "output/report.h"
-#include "output/speedscope.h"
 #include "util/num.h"
-
-enum report_format { FMT_TEXT, FMT_FOLDED, FMT_SPEEDSCOPE, FMT_PPROF, FMT_PERF };
-
-static const char *const format_names[] = {
-	"text", "folded", "speedscope", "pprof", "perf"
-};
 
 struct report_args {
 	struct dw_common_args c;
 	struct dw_report_opts ro;
-	int fmt;			/* enum report_format */
+	int folded;			/* --folded, unless a --format came after it */
+	const struct dw_output_format *fmt;	/* NULL: the first, text */
 	const char *output;
 };
-
-static const char *format_values(void)
-{
-	return "text, folded, speedscope, pprof, perf";
-}
 
 static const char *sort_values(void)
 {
@@ -47,15 +35,14 @@ static int opt_format(const struct dw_option *opt, const char *arg, void *args,
 		      const char *cmd)
 {
 	struct report_args *a = args;
-	int i;
 
 	(void)opt;
-	for (i = 0; i < (int)(sizeof(format_names) / sizeof(format_names[0])); i++)
-		if (!strcmp(arg, format_names[i])) {
-			a->fmt = i;
-			return 0;
-		}
-	fprintf(stderr, "dunwind %s: --format wants %s, not '%s'\n", cmd, format_values(), arg);
+	a->fmt = dw_output_find(arg);
+	a->folded = 0;
+	if (a->fmt)
+		return 0;
+	fprintf(stderr, "dunwind %s: --format wants %s, not '%s'\n", cmd, dw_output_names(),
+		arg);
 	return -EINVAL;
 }
 
@@ -88,10 +75,9 @@ static const struct dw_option report_options[] = {
 	{ .type = DW_OPT_CALLBACK, .short_name = 's', .long_name = "sort", .argh = "KEY",
 	  .cb = opt_sort, .values = sort_values,
 	  .help = "order functions by KEY, self by default" },
-	OPT_SET_INT(0, "folded", struct report_args, fmt, FMT_FOLDED,
-		    "folded stacks (same as --format folded)"),
+	OPT_BOOL(0, "folded", struct report_args, folded, "folded stacks (same as --format folded)"),
 	{ .type = DW_OPT_CALLBACK, .long_name = "format", .argh = "FMT", .cb = opt_format,
-	  .values = format_values,
+	  .values = dw_output_names,
 	  .help = "output format, text by default; perf writes perf.data for perf report "
 		  "and perf script (needs -o)" },
 	/* -F was --format's short name; record's -F is the frequency: it goes. */
@@ -183,67 +169,55 @@ static int do_report_apart(FILE *f, const char *input, const struct dw_prof_opts
 	return e;
 }
 
-static int do_report(const char *input, const struct dw_prof_opts *po,
-		     const struct dw_report_opts *ro, enum report_format fmt, const char *output)
+/* The count line of a format for tools, on stderr. */
+static void say_written(const struct dw_prof *p, const char *output)
 {
-	struct dw_prof *p;
-	FILE *f;
-	int e = 0;
+	fprintf(stderr, "dunwind report: %zu samples", p->nr_samples);
+	if (p->filtered)
+		fprintf(stderr, " (%lu filtered out)", p->filtered);
+	if (output && strcmp(output, "-"))
+		fprintf(stderr, " written to %s", output);
+	fprintf(stderr, "\n");
+}
 
-	if (fmt == FMT_PERF && (!output || !strcmp(output, "-"))) {
-		fprintf(stderr, "dunwind report: --format perf writes a file: give -o FILE "
-			"(e.g. -o perf.data)\n");
+/* The profile of @input in @fmt to @f: 0, or -errno (said, but -ENOMEM). */
+static int write_profile(FILE *f, const char *input, const struct dw_prof_opts *po,
+			 const struct dw_report_opts *ro, const struct dw_output_format *fmt,
+			 const char *output)
+{
+	struct dw_output_args oa = { .input = input, .ro = ro,
+				     .inline_frames = po->inline_frames };
+	struct dw_prof *p;
+	int e;
+
+	if (fmt->text && po->cpu_time == DW_PROF_ALL)
+		return do_report_apart(f, input, po, ro);
+	if (dw_prof_load(&p, input, po))
+		return -EINVAL;		/* said */
+	e = fmt->write(f, p, &oa);
+	if (!e && fmt->kallsyms && dw_perfdata_has_kernel(p))
+		e = write_kallsyms(p, output, po->quiet);
+	if (!fmt->text && !po->quiet)
+		say_written(p, output);
+	dw_prof_free(p);
+	return e;
+}
+
+static int do_report(const char *input, const struct dw_prof_opts *po,
+		     const struct dw_report_opts *ro, const struct dw_output_format *fmt,
+		     const char *output)
+{
+	FILE *f;
+	int e;
+
+	if (fmt->file && (!output || !strcmp(output, "-"))) {
+		fprintf(stderr, "dunwind report: --format %s writes a file: give -o FILE "
+			"(e.g. -o perf.data)\n", fmt->name);
 		return 2;
 	}
-	if (dw_open_output("report", output, fmt == FMT_PPROF || fmt == FMT_PERF, &f))
+	if (dw_open_output("report", output, fmt->binary, &f))
 		return 1;
-	if (fmt == FMT_TEXT && po->cpu_time == DW_PROF_ALL) {
-		e = do_report_apart(f, input, po, ro);
-		if (e == -ENOMEM)
-			fprintf(stderr, "dunwind report: out of memory\n");
-		if (dw_close_output("report", output, f) || e)
-			return 1;
-		return 0;
-	}
-	if (dw_prof_load(&p, input, po)) {
-		if (f != stdout)
-			fclose(f);
-		return 1;
-	}
-	switch (fmt) {
-	case FMT_TEXT:
-		e = dw_report_write(f, p, ro);
-		break;
-	case FMT_FOLDED:
-		e = dw_folded_write(f, p, po->inline_frames);
-		break;
-	case FMT_SPEEDSCOPE:
-		e = dw_speedscope_write(f, p, input, po->inline_frames);
-		break;
-	case FMT_PPROF:
-		e = dw_pprof_write(f, p, po->inline_frames, 1);
-		break;
-	case FMT_PERF:
-		e = dw_perfdata_write(f, p, input);
-		if (e == -E2BIG)
-			fprintf(stderr, "dunwind report: a sample's stack is too deep for a perf "
-				"record (64 KiB)\n");
-		else if (e && e != -ENOMEM && e != -EIO)
-			fprintf(stderr, "dunwind report: reading %s again: %s\n", input,
-				strerror(-e));
-		if (!e && dw_perfdata_has_kernel(p))
-			e = write_kallsyms(p, output, po->quiet);
-		break;
-	}
-	if (fmt != FMT_TEXT && !po->quiet) {
-		fprintf(stderr, "dunwind report: %zu samples", p->nr_samples);
-		if (p->filtered)
-			fprintf(stderr, " (%lu filtered out)", p->filtered);
-		if (output && strcmp(output, "-"))
-			fprintf(stderr, " written to %s", output);
-		fprintf(stderr, "\n");
-	}
-	dw_prof_free(p);
+	e = write_profile(f, input, po, ro, fmt, output);
 	if (e == -ENOMEM)
 		fprintf(stderr, "dunwind report: out of memory\n");
 	if (dw_close_output("report", output, f) || e)
@@ -265,14 +239,17 @@ int dw_cmd_report(int argc, char **argv)
 	struct report_args a = {
 		.c = DW_COMMON_ARGS_INIT,
 		.ro = { .percent_limit = 0.5, .max_rows = 40 },
-		.fmt = FMT_TEXT,
 	};
 	int r;
 
 	r = dw_parse_options(argc, argv, &dw_report_help, &a);
 	if (r < 0)
 		return dw_opt_exit(r);
-	a.c.po.src = a.fmt == FMT_PPROF || a.fmt == FMT_SPEEDSCOPE;
+	if (a.folded)
+		a.fmt = dw_output_find("folded");
+	else if (!a.fmt)
+		a.fmt = dw_output_formats;
+	a.c.po.src = a.fmt->src;
 	a.ro.input = a.c.input;
 	a.ro.inline_frames = a.c.po.inline_frames;
 	return do_report(a.c.input, &a.c.po, &a.ro, a.fmt, a.output);

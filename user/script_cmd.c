@@ -1,30 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dunwind script: print one stitched, symbolised stack per sample in the
- * format of 'perf script', so that FlameGraph's stackcollapse-perf.pl and
- * speedscope read it unchanged:
- *
- *	COMM PID/TID [CPU] SECS.USECS: PERIOD EVENT:	(off-CPU: offcpu-time, ns)
- *		ffffffff81234567 sym+0x12 ([kernel.kallsyms])	kernel, leaf first
- *		    55d0c0de1234 sym+0x34 (/path/to/dso)	then user frames
- *		    55d0c0de9999 [unknown] (/path/to/dso+0x9999)	no symbol
- *		               0 [truncated: fault] ([truncated])	a stack cut short
- *	<blank line>
- *
- * With --inline, an address inside inlined code gives one line per
- * function, innermost first, all with the same address.
+ * format of 'perf script' (output/script.c writes it), and the capture's
+ * counts on stderr.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmdopts.h"
-#include "capture/event.h"
 #include "commands.h"
 #include "analyze/profile.h"
 #include "output/report.h"
+#include "output/script.h"
 
 struct script_args {
 	struct dw_common_args c;
@@ -49,38 +38,9 @@ const struct dw_cmd_help dw_script_help = {
 	.flags = DW_PARSE_NO_ARGS,
 };
 
-static void print_loc(FILE *f, const struct dw_prof *p, const struct dw_prof_loc *l,
-		      int inline_frames)
-{
-	uint32_t j;
-
-	if (l->marker) {
-		fprintf(f, "\t%16" PRIx64 " %s (%s)\n", (uint64_t)0,
-			p->funcs[p->lines[l->first_line].func].name, l->dso);
-		return;
-	}
-	if (!l->sym) {
-		if (l->dso && !l->kernel)
-			fprintf(f, "\t%16" PRIx64 " [unknown] (%s+0x%" PRIx64 ")\n", l->ip, l->dso,
-				l->dso_off);
-		else
-			fprintf(f, "\t%16" PRIx64 " [unknown] (%s)\n", l->ip,
-				l->dso ? l->dso : "[unknown]");
-		return;
-	}
-	/* Inlined callees first (no offset: they have no symbol of their own). */
-	for (j = 0; inline_frames && j + 1 < l->nr_lines; j++)
-		fprintf(f, "\t%16" PRIx64 " %s (%s)\n", l->ip,
-			p->funcs[p->lines[l->first_line + j].func].name, l->dso);
-	fprintf(f, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)\n", l->ip, l->sym, l->off,
-		l->dso ? l->dso : "[unknown]");
-}
-
 static int do_script(const char *input, const struct dw_prof_opts *o, int show_summary)
 {
 	struct dw_prof *p;
-	size_t i;
-	uint32_t j;
 	int ret = 0;
 
 	if (dw_prof_load(&p, input, o))
@@ -92,17 +52,7 @@ static int do_script(const char *input, const struct dw_prof_opts *o, int show_s
 	if (!strncmp(p->ksyms_from, "none", 4) && !o->quiet)
 		fprintf(stderr, "dunwind script: no kernel symbols (%s): kernel addresses stay "
 			"raw\n", p->ksyms_from + 6);
-	for (i = 0; i < p->nr_samples; i++) {
-		const struct dw_prof_sample *s = &p->samples[i];
-
-		printf("%s %u/%u [%03u] %llu.%06llu: %llu %s:\n", s->comm, s->pid, s->tid,
-		       s->cpu, (unsigned long long)(s->time / 1000000000ULL),
-		       (unsigned long long)(s->time % 1000000000ULL / 1000),
-		       (unsigned long long)s->period, dw_sample_event_name(p->hdr.event, s->flags));
-		for (j = 0; j < s->nr; j++)
-			print_loc(stdout, p, &p->locs[p->stack[s->first + j]], o->inline_frames);
-		printf("\n");
-	}
+	dw_script_write(stdout, p, o->inline_frames);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "dunwind script: writing the output: %s\n", strerror(errno));
 		ret = 1;

@@ -265,18 +265,34 @@ static int in_lost(const struct dunwind_rec_lost *l, void *arg)
 	return dw_stitch_ops.lost(l, in->st);
 }
 
+/* A copy in @p->tasks, for the writers that want them (perf.data). */
+static int keep_task(struct dw_prof *p, const struct dunwind_rec_header *rec)
+{
+	dw_buf_put(&p->tasks, rec, rec->size);
+	return p->tasks.err;
+}
+
 static int in_mmap(const struct dunwind_rec_mmap *m, void *arg)
 {
-	struct prof_priv *pp = ((struct prof_in *)arg)->p->priv;
+	struct dw_prof *p = ((struct prof_in *)arg)->p;
+	struct prof_priv *pp = p->priv;
+	int e = keep_task(p, &m->hdr);
 
-	return pp->o->user_symbols ? dw_procs_add_mmap(pp->model, m, NULL) : 0;
+	return !e && pp->o->user_symbols ? dw_procs_add_mmap(pp->model, m, NULL) : e;
 }
 
 static int in_comm(const struct dunwind_rec_comm *c, void *arg)
 {
-	struct prof_priv *pp = ((struct prof_in *)arg)->p->priv;
+	struct dw_prof *p = ((struct prof_in *)arg)->p;
+	struct prof_priv *pp = p->priv;
+	int e = keep_task(p, &c->hdr);
 
-	return dw_procs_add_comm(pp->model, c);
+	return e ? e : dw_procs_add_comm(pp->model, c);
+}
+
+static int in_task(const struct dunwind_rec_task *t, void *arg)
+{
+	return keep_task(((struct prof_in *)arg)->p, &t->hdr);
 }
 
 static int in_ksyms(const struct dunwind_rec_header *rec, void *arg)
@@ -300,7 +316,8 @@ static int in_unknown(const struct dunwind_rec_header *rec, void *arg)
 
 /*
  * Every record once: samples and user stacks to the stitcher, COMM and
- * MMAP to the process model, the symbol snapshots to their readers.
+ * MMAP to the process model (and with FORK and EXIT to @p->tasks), the
+ * symbol snapshots to their readers.
  */
 static const struct dw_rec_ops prof_ops = {
 	.sample = in_sample,
@@ -309,6 +326,8 @@ static const struct dw_rec_ops prof_ops = {
 	.lost = in_lost,
 	.mmap = in_mmap,
 	.comm = in_comm,
+	.fork = in_task,
+	.exit = in_task,
 	.ksyms = in_ksyms,
 	.usyms = in_usyms,
 	.unknown = in_unknown,
@@ -444,5 +463,6 @@ void dw_prof_free(struct dw_prof *p)
 	free(p->lines);
 	free(p->funcs);
 	free(p->mappings);
+	free(p->tasks.p);
 	free(p);
 }

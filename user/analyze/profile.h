@@ -17,6 +17,7 @@
 
 #include "capture/capture.h"
 #include "analyze/stitch.h"
+#include "util/buf.h"
 
 /* Why a stack is incomplete, beyond enum dunwind_stop_reason. */
 enum {
@@ -126,6 +127,8 @@ struct dw_prof {
 	char usyms_from[256];		/* the user symbol snapshot, or why none */
 	unsigned long usyms_used;	/* locations named from the snapshot */
 	unsigned long unnamed;		/* user locations in files left unnamed */
+
+	struct dw_buf tasks;		/* its COMM, FORK, EXIT and MMAP records, as read */
 
 	void *priv;			/* interning tables, string pool */
 };

@@ -185,21 +185,19 @@ static int file_write(FILE *f, const struct perfdata_file *pf, const struct perf
 /**
  * dw_perfdata_write() - write the profile as a perf.data file
  * @f:		output (written from its current position, sequentially)
- * @p:		profile
- * @capture:	the capture @p was loaded from (its COMM, FORK, EXIT and
- *		MMAP records are read again)
+ * @p:		profile (with its COMM, FORK, EXIT and MMAP records, @p->tasks)
  *
  * Context: user space.
  * Return: 0, -ENOMEM, -E2BIG (a record perf cannot hold), -EIO if writing
- * failed, or the capture's error from dw_capture_open().
+ * failed.
  */
-int dw_perfdata_write(FILE *f, const struct dw_prof *p, const char *capture)
+int dw_perfdata_write(FILE *f, const struct dw_prof *p)
 {
 	struct perfdata pd = { 0 };
 	struct perfdata_file pf = { .ids = { PERFDATA_ID_ONCPU, PERFDATA_ID_OFFCPU } };
 	int ret;
 
-	ret = perfdata_collect(&pd, p, capture);
+	ret = perfdata_collect(&pd, p);
 	if (!ret)
 		ret = file_layout(&pf, &pd, p);
 	if (!ret)

@@ -10,7 +10,7 @@
 
 #include "analyze/profile.h"
 
-int dw_perfdata_write(FILE *f, const struct dw_prof *p, const char *capture);
+int dw_perfdata_write(FILE *f, const struct dw_prof *p);
 int dw_perfdata_write_kallsyms(FILE *f, const struct dw_prof *p);
 int dw_perfdata_has_kernel(const struct dw_prof *p);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf.data's data section (perfdata.c writes the file around it): the
- * capture's COMM, FORK, EXIT and MMAP records and the profile's samples
+ * capture's COMM, FORK, EXIT and MMAP records (kept by the profile as it
+ * read them) and the profile's samples
  * as perf's records, each ending with its sample_id_all fields, sorted
  * by time (ties in the order they were made); and the HEADER_BUILD_ID
  * entries of the files they map.
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/capture.h"
 #include "capture/dispatch.h"
 #include "output/perfdata_priv.h"
 #include "util/array.h"
@@ -319,32 +319,28 @@ static int ev_cmp(const void *a, const void *b)
 /**
  * perfdata_collect() - the data section's records, in time order
  * @pd:		zeroed; free with perfdata_free() whatever the result
- * @p:		profile
- * @capture:	the capture @p was loaded from (its COMM, FORK, EXIT and
- *		MMAP records are read again)
+ * @p:		profile (its COMM, FORK, EXIT and MMAP records: @p->tasks)
  *
  * Also the HEADER_BUILD_ID entries: the mapped files', and the kernel's
  * with the recording boot's identity.
  * Context: user space.
- * Return: 0, -ENOMEM, -E2BIG, or the capture's error from dw_capture_open().
+ * Return: 0, -ENOMEM, -E2BIG.
  */
-int perfdata_collect(struct perfdata *pd, const struct dw_prof *p, const char *capture)
+int perfdata_collect(struct perfdata *pd, const struct dw_prof *p)
 {
-	struct dw_capture_reader r;
 	const struct dunwind_rec_header *rec;
 	__u8 kid[20];
-	size_t i;
+	size_t i, off;
 	int ret;
 
-	ret = dw_capture_open(&r, capture);
-	if (ret)
-		return ret;
 	for (i = 0; i < p->nr_samples && !pd->two; i++)
 		pd->two = !!(p->samples[i].flags & DUNWIND_SAMPLE_OFF_CPU);
 	kernel_mmap(pd, p);
-	while ((rec = dw_capture_next(&r)))
-		dw_rec_dispatch(&task_ops, rec, rec->size, pd);	/* checked when read */
-	dw_capture_release(&r);
+	for (off = 0; off < p->tasks.len; off += rec->size) {
+		rec = (const void *)(p->tasks.p + off);
+		if (dw_rec_dispatch(&task_ops, rec, p->tasks.len - off, pd))
+			return -EINVAL;		/* the profile's own copies: cannot be */
+	}
 	for (i = 0; i < p->nr_samples; i++)
 		sample_rec(pd, p, &p->samples[i]);
 	/* The kernel: "dunw" and the boot id name the recording boot. */

@@ -73,7 +73,7 @@ struct perfdata {
 	int err;
 };
 
-int perfdata_collect(struct perfdata *pd, const struct dw_prof *p, const char *capture);
+int perfdata_collect(struct perfdata *pd, const struct dw_prof *p);
 void perfdata_free(struct perfdata *pd);
 
 #endif
