@@ -50,11 +50,11 @@ all: module user
 
 module:
 	@[ -n "$(KDIR)" ] && [ -n "$(KVER)" ] || { echo "no kernel headers: run 'make deps' or pass KDIR=" >&2; exit 1; }
-	@mkdir -p $(KOUT)/kmod
+	@mkdir -p $(KOUT)/kmod/arch
 	@ln -sfn $(CURDIR)/uapi $(KOUT)/uapi
 	@ln -sfn $(CURDIR)/lib $(KOUT)/lib
-	@find $(KOUT)/kmod -maxdepth 1 -xtype l -delete
-	@for f in kmod/Kbuild kmod/*.[ch]; do ln -sf $(CURDIR)/$$f $(KOUT)/$$f; done
+	@find $(KOUT)/kmod -maxdepth 2 -xtype l -delete
+	@for f in kmod/Kbuild kmod/*.[ch] kmod/arch/*.[ch]; do ln -sf $(CURDIR)/$$f $(KOUT)/$$f; done
 	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod $(KCROSS) modules
 	@echo "module: $(KOUT)/kmod/dunwind.ko"
 
@@ -104,11 +104,12 @@ programs: module user
 install: all install-user install-dkms install-udev
 	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod INSTALL_MOD_DIR=extra modules_install
 
-# What DKMS builds from (dkms.conf): kmod/ with uapi/ and lib/ beside it.
+# What DKMS builds from (dkms.conf): kmod/ (and kmod/arch/) with uapi/ and lib/ beside it.
 install-dkms:
 	rm -rf $(DKMS_SRC)
-	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/uapi/linux $(DKMS_SRC)/lib
+	install -d $(DKMS_SRC)/kmod/arch $(DKMS_SRC)/uapi/linux $(DKMS_SRC)/lib
 	install -m 644 kmod/Kbuild kmod/*.[ch] $(DKMS_SRC)/kmod/
+	install -m 644 kmod/arch/*.[ch] $(DKMS_SRC)/kmod/arch/
 	install -m 644 uapi/linux/dunwind.h $(DKMS_SRC)/uapi/linux/
 	install -m 644 lib/*.[ch] $(DKMS_SRC)/lib/
 	sed 's/@VERSION@/$(DKMS_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf

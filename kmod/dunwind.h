@@ -30,6 +30,7 @@
 #include "sframe.h"
 #include "elfread.h"
 #include "compat.h"
+#include "arch.h"
 
 struct perf_event;
 struct perf_sample_data;
@@ -275,20 +276,24 @@ struct dunwind_sframe_map {
 /* The unwind rule for the PCs in [pc_lo, pc_hi). */
 struct dunwind_urule {
 	u64 pc_lo, pc_hi;
-	s32 cfa_off, ra_off, fp_off, rbx_off;
+	s32 cfa_off, ra_off, fp_off, aux_off;
 	u8 valid;
 	u8 outermost;			/* RA undefined: the walk ends here */
 	u8 cfa_fp;			/* CFA = FP + off, else SP + off (or ...) */
-	u8 cfa_rbx;			/* ... CFA = %rbx + off (DUNWIND_REG_RBX tables) */
+	u8 cfa_aux;			/* ... CFA = aux + off (DUNWIND_REG_RBX tables) */
 	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
-	u8 rbx;				/* DUNWIND_RBX_*: where the caller's %rbx is */
+	u8 aux;				/* DUNWIND_RULE_AUX_*: where the caller's aux is */
 	u8 nodata;			/* cached: the table has no usable rule here */
 };
 
-/* dunwind_urule.rbx: a table without DUNWIND_REG_RBX, or FP, says LOST. */
-#define DUNWIND_RBX_LOST	0	/* not known */
-#define DUNWIND_RBX_KEPT	1	/* unchanged */
-#define DUNWIND_RBX_SAVED	2	/* at CFA + rbx_off */
+/*
+ * dunwind_urule.aux: where the caller's aux register (struct
+ * dunwind_uregs; a DUNWIND_REG_RBX table's register) is.  A table without
+ * DUNWIND_REG_RBX, or FP, says LOST.
+ */
+#define DUNWIND_RULE_AUX_LOST	0	/* not known */
+#define DUNWIND_RULE_AUX_KEPT	1	/* unchanged */
+#define DUNWIND_RULE_AUX_SAVED	2	/* at CFA + aux_off */
 
 /* A cached rule of the mapping built as @epoch (0: empty). */
 struct dunwind_sframe_row_entry {
@@ -418,7 +423,7 @@ enum dunwind_counter {
 	DW_CNT_USER_FRAMES,
 	DW_CNT_FP_FRAMES,
 	DW_CNT_SFRAME_FRAMES,
-	DW_CNT_HANDLER_CYCLES,		/* TSC cycles: dunwind_cycles_ns() */
+	DW_CNT_HANDLER_CYCLES,		/* dunwind_cycles(): dunwind_cycles_ns() */
 	DW_CNT_WALK_NS,			/* dunwind_oncpu_since() */
 	DW_CNT_FP_CYCLES,
 	DW_CNT_SFRAME_CYCLES,
@@ -530,12 +535,16 @@ static inline void dunwind_count(struct dunwind_session *s, enum dunwind_counter
 	atomic64_add(v, &s->cnt[c]);
 }
 
-/* kmod/walk.c: TSC cycles in ns. */
-u64 dunwind_cycles_ns(u64 cycles);
+/* Cycles since @c0, 0 if the counter went back (a move to another CPU). */
+static inline u64 dunwind_cycles_since(u64 c0, u64 now)
+{
+	return (s64)(now - c0) > 0 ? now - c0 : 0;
+}
 
 /*
- * A start of a span of current's time: the TSC (one instruction, where
- * local_clock() is dozens) and the thread's run-queue waits so far.
+ * A start of a span of current's time: the arch's cycle counter
+ * (dunwind_cycles(), where local_clock() is dozens of instructions) and
+ * the thread's run-queue waits so far.
  */
 struct dunwind_oncpu {
 	u64 cycles;
@@ -544,7 +553,7 @@ struct dunwind_oncpu {
 
 static inline void dunwind_oncpu_start(struct dunwind_oncpu *t)
 {
-	t->cycles = get_cycles();
+	t->cycles = dunwind_cycles();
 	t->run_delay = dunwind_task_run_delay(current);
 }
 
@@ -556,9 +565,8 @@ static inline void dunwind_oncpu_start(struct dunwind_oncpu *t)
  */
 static inline u64 dunwind_oncpu_since(const struct dunwind_oncpu *t)
 {
-	u64 c = get_cycles();
-	/* 0 if the TSC went back (a move to another CPU), as the frame counters. */
-	u64 ns = (s64)(c - t->cycles) > 0 ? dunwind_cycles_ns(c - t->cycles) : 0;
+	/* 0 if the counter went back (a move to another CPU), as the frame counters. */
+	u64 ns = dunwind_cycles_ns(dunwind_cycles_since(t->cycles, dunwind_cycles()));
 	u64 waited = dunwind_task_run_delay(current) - t->run_delay;
 
 	return ns > waited ? ns - waited : 0;
@@ -636,7 +644,12 @@ void dunwind_sample_exit(void);
 int dunwind_sample_test_nmi(struct dunwind_session *s);
 void dunwind_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
 			     struct pt_regs *regs);
-u64 dunwind_sample_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags);
+void dunwind_sample_test_nmi_hit(struct dunwind_session *s, struct pt_regs *regs);
+
+/* kmod/cookie.c: a sample's cookie, and the walk that answers it. */
+u64 dunwind_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags);
+u64 dunwind_cookie_stash(struct dunwind_session *s, struct task_struct *task, u32 *flags,
+			 const struct dunwind_stash *stash, bool *stashed);
 
 /* kmod/sample_stack.c: a sample and its user stack in one record. */
 void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pending_slot *slot,

@@ -29,7 +29,6 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
-#include <asm/unwind.h>
 #include "dunwind.h"
 #include "record.h"
 
@@ -155,31 +154,23 @@ static void dunwind_offcpu_release(struct dunwind_offcpu_slot *slot)
 	smp_store_release(&slot->task, NULL);
 }
 
+/* This module's frames (the probe) and the tracepoint's iterator. */
+static bool dunwind_offcpu_skip(unsigned long addr)
+{
+	return within_module(addr, THIS_MODULE) ||
+	       (addr >= dunwind_iter_start && addr < dunwind_iter_end);
+}
+
 /*
  * Current's kernel stack, innermost first from the scheduler: this
  * module's frames (the probe) and the tracepoint's iterator are left out.
  */
 static void dunwind_offcpu_stack(struct dunwind_offcpu_slot *slot, unsigned int max)
 {
-	struct unwind_state state;
+	bool trunc = false;
 
-	slot->nr = 0;
-	slot->flags = 0;
-	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		unsigned long addr = unwind_get_return_address(&state);
-
-		if (!addr)
-			break;
-		if (!slot->nr && (within_module(addr, THIS_MODULE) ||
-				  (addr >= dunwind_iter_start && addr < dunwind_iter_end)))
-			continue;
-		if (slot->nr == max) {
-			slot->flags |= DUNWIND_SAMPLE_KERNEL_TRUNC;
-			break;
-		}
-		slot->ips[slot->nr++] = addr;
-	}
+	slot->nr = dunwind_arch_kernel_stack(NULL, slot->ips, max, &trunc, dunwind_offcpu_skip);
+	slot->flags = trunc ? DUNWIND_SAMPLE_KERNEL_TRUNC : 0;
 }
 
 /*
@@ -208,7 +199,7 @@ static void dunwind_offcpu_emit(struct dunwind_session *s, struct dunwind_offcpu
 	rec.period = period;
 	rec.nr_kernel = slot->nr;
 	if (!(task->flags & DUNWIND_PF_NO_USER) && task->mm)
-		rec.user_ip = task_pt_regs(task)->ip;
+		rec.user_ip = instruction_pointer(task_pt_regs(task));
 	/*
 	 * A thread woken since the probe went away (STOP) may be back in user
 	 * space: a walk now would not show where it blocked.
@@ -216,7 +207,7 @@ static void dunwind_offcpu_emit(struct dunwind_session *s, struct dunwind_offcpu
 	if (open && task_is_running(task))
 		rec.flags |= DUNWIND_SAMPLE_NO_USER;
 	else
-		rec.cookie = dunwind_sample_cookie(s, task, &rec.flags);
+		rec.cookie = dunwind_cookie(s, task, &rec.flags);
 	if (!rec.cookie)
 		dunwind_count(s, DW_CNT_SAMPLES_NO_USER, 1);
 	dunwind_ring_write(&s->ring, &rec, sizeof(rec), slot->ips, slot->nr * sizeof(u64));

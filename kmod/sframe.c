@@ -374,20 +374,20 @@ static int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_m
 }
 
 /*
- * Where the caller's %rbx is, by a row: known only from a DUNWIND_REG_RBX
+ * Where the caller's aux register (%rbx) is, by a row: known only from a DUNWIND_REG_RBX
  * table (dunwind_sframe_table.ext), which says so at every PC.
  */
-static void dunwind_sframe_rbx_rule(const struct dunwind_sframe_row *row, struct dunwind_urule *r)
+static void dunwind_sframe_aux_rule(const struct dunwind_sframe_row *row, struct dunwind_urule *r)
 {
 	if (!(row->flags & DUNWIND_SFRAME_ROW_RBX) || (row->flags & DUNWIND_SFRAME_ROW_RBX_LOST))
-		r->rbx = DUNWIND_RBX_LOST;
+		r->aux = DUNWIND_RULE_AUX_LOST;
 	else if (row->rbx.kind == DUNWIND_SFRAME_RULE_UNDEF)
-		r->rbx = DUNWIND_RBX_KEPT;
+		r->aux = DUNWIND_RULE_AUX_KEPT;
 	else if (row->rbx.kind == DUNWIND_SFRAME_RULE_CFA && row->rbx.deref)
-		r->rbx = DUNWIND_RBX_SAVED;
+		r->aux = DUNWIND_RULE_AUX_SAVED;
 	else
-		r->rbx = DUNWIND_RBX_LOST;
-	r->rbx_off = row->rbx.off;
+		r->aux = DUNWIND_RULE_AUX_LOST;
+	r->aux_off = row->rbx.off;
 }
 
 /*
@@ -413,8 +413,8 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 	if (row->ra.kind != DUNWIND_SFRAME_RULE_CFA || !row->ra.deref)
 		return -ENODATA;
 	r->cfa_fp = row->cfa.reg == DUNWIND_SFRAME_REG_FP;
-	r->cfa_rbx = row->cfa.reg == DUNWIND_SFRAME_REG_BX;
-	dunwind_sframe_rbx_rule(row, r);
+	r->cfa_aux = row->cfa.reg == DUNWIND_SFRAME_REG_BX;
+	dunwind_sframe_aux_rule(row, r);
 	r->cfa_off = row->cfa.off;
 	r->ra_off = row->ra.off;
 	if (row->fp.kind == DUNWIND_SFRAME_RULE_CFA && row->fp.deref) {

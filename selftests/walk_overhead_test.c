@@ -27,13 +27,13 @@
 
 /*
  * The walk: dunwind_walk_work() from the moment it takes its pending slot
- * to the moment it gives it back; its frame loop (dunwind_walk_fast(), not
- * inlined) and dunwind_sframe_rule() run only there (inside it, while the
- * slot is held), so a sample with either on its kernel stack interrupted
- * the walk for certain.
+ * to the moment it gives it back; its frame loop (dunwind_unwind_fast(),
+ * never inlined) and dunwind_sframe_rule() run only there (inside it,
+ * while the slot is held), so a sample with either on its kernel stack
+ * interrupted the walk for certain.
  */
 #define WALK_FN		"dunwind_walk_work"
-#define INNER_FN	"dunwind_walk_fast"
+#define INNER_FN	"dunwind_unwind_fast"
 #define INNER_FN2	"dunwind_sframe_rule"
 
 struct verdicts {

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-unwind iterator: from the user registers saved at current's
+ * kernel entry, frame by frame to the root, by the unwind information the
+ * session has (SFrame: the file's own or a registered table; else frame
+ * pointers), through signal frames, stopping with a reason
+ * (enum dunwind_stop_reason).  Its state is struct dunwind_unwind
+ * (kmod/unwind.h); its step, dunwind_step(), is shared with the fast path
+ * (kmod/unwind_fast.c).  The architecture's part is in kmod/arch/.
+ */
+#include <linux/auxvec.h>
+#include <linux/elf.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/uaccess.h>
+#include "unwind.h"
+
+/* Bounds of the stack mapping that contains @sp: [*lo, *hi). */
+static int dunwind_stack_bounds(struct mm_struct *mm, unsigned long sp,
+				unsigned long *lo, unsigned long *hi)
+{
+	struct vm_area_struct *vma;
+	int ret = -EFAULT;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = find_vma(mm, sp);
+	if (vma && vma->vm_start <= sp) {
+		*lo = vma->vm_start;
+		*hi = vma->vm_end;
+		ret = 0;
+	}
+	mmap_read_unlock(mm);
+	return ret;
+}
+
+/* End the walk: @stop says why.  Return: false, for "no caller frame". */
+static bool dunwind_unwind_end(struct dunwind_unwind *st, u8 stop)
+{
+	st->done = true;
+	st->stop = stop;
+	return false;
+}
+
+/*
+ * The signal return trampolines this thread can return through
+ * (dunwind_arch_restorers()), read when first asked, once per walk.
+ * Context: task_work of current.
+ */
+void dunwind_unwind_restorers(struct dunwind_unwind *st)
+{
+	st->restorers_read = true;
+	st->nr_restorers = dunwind_arch_restorers(st->restorer, DUNWIND_MAX_RESTORERS);
+}
+
+/* Is @st's return address a restorer?  They are read when first asked, once per walk. */
+static bool dunwind_unwind_is_restorer(struct dunwind_unwind *st)
+{
+	unsigned int i;
+
+	if (!st->restorers_read)
+		dunwind_unwind_restorers(st);
+	for (i = 0; i < st->nr_restorers; i++)
+		if (st->ip == st->restorer[i])
+			return true;
+	return false;
+}
+
+/* An entry of the auxiliary vector; 0 if none. */
+static unsigned long dunwind_unwind_auxv(struct mm_struct *mm, unsigned long type)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < ARRAY_SIZE(mm->saved_auxv) && mm->saved_auxv[i] != AT_NULL; i += 2)
+		if (mm->saved_auxv[i] == type)
+			return mm->saved_auxv[i + 1];
+	return 0;
+}
+
+/*
+ * The entry points where the process's first instruction can lie: the
+ * program's (AT_ENTRY) and, for a dynamic program, the loader's (its ELF
+ * header's e_entry, read from its image at AT_BASE).  Read when first
+ * asked, once per walk: a walk that tables cover to its end never reads
+ * them.
+ * Context: task_work of current (may fault).
+ */
+void dunwind_unwind_entries(struct dunwind_unwind *st)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long base = dunwind_unwind_auxv(mm, AT_BASE), e_entry;
+
+	st->entries_read = true;
+	st->entry = dunwind_unwind_auxv(mm, AT_ENTRY);
+	if (base && !get_user(e_entry, (const unsigned long __user *)
+			      (base + offsetof(struct elf64_hdr, e_entry))))
+		st->ld_entry = base + e_entry;
+}
+
+/* Is the frame at @st a new thread's first, at the root of its new stack? */
+static bool dunwind_unwind_new_stack(const struct dunwind_unwind *st)
+{
+	return st->exact && dunwind_arch_new_stack(st->regs, st->ip, st->sp);
+}
+
+/* Is the frame at @st in the process's entry code (_start, the loader's)? */
+static bool dunwind_unwind_at_entry(struct dunwind_unwind *st)
+{
+	unsigned long pc = st->exact ? st->ip : st->ip - 1;
+
+	if (!st->entries_read)
+		dunwind_unwind_entries(st);
+	return dunwind_unwind_near(pc, st->entry) || dunwind_unwind_near(pc, st->ld_entry);
+}
+
+/*
+ * Step through a signal frame: the handler returned to the restorer with
+ * the ucontext at sp.  The interrupted registers come from it
+ * (dunwind_arch_sigframe()); the next IP is exact, and may be on another
+ * stack (sigaltstack).
+ */
+static bool dunwind_unwind_signal(struct dunwind_unwind *st)
+{
+	struct dunwind_uregs r;
+	int ret;
+
+	if (st->signals++ >= 8)
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	ret = dunwind_arch_sigframe(st->sp, st->hi, &r);
+	if (ret)
+		return dunwind_unwind_end(st, ret == -EFAULT ? DUNWIND_STOP_FAULT :
+					  DUNWIND_STOP_BAD_FRAME);
+	st->ip = r.ip;
+	st->sp = r.sp;
+	st->fp = r.fp;
+	st->aux = r.aux;
+	st->aux_state = DUNWIND_AUX_VALUE;
+	st->exact = true;
+	st->sigframe = false;
+	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi))
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	st->method = 0;
+	return true;
+}
+
+/*
+ * The table barrier: is the frame at @st in an ELF file with no table, on
+ * which the recorder has not given its verdict, and no walk waited for it
+ * yet?  Then the walk stops here, to wait for it and walk again.
+ */
+static bool dunwind_unwind_barrier(struct dunwind_unwind *st)
+{
+	const struct dunwind_sframe_map *m;
+
+	if (!st->barrier || !(st->s->cfg.flags & DUNWIND_CFG_TABLE_BARRIER))
+		return false;
+	m = dunwind_sframe_memo_find(&st->memo, st->exact ? st->ip : st->ip - 1);
+	if (!m || m->state != DUNWIND_SMAP_NONE || !m->want_table ||
+	    !dunwind_barrier_claim(&st->s->barrier, m->key.dev, m->key.ino))
+		return false;
+	st->wait_dev = m->key.dev;
+	st->wait_ino = m->key.ino;
+	return true;
+}
+
+static const struct dunwind_urule dunwind_fp_rule = DUNWIND_ARCH_FP_RULE;
+
+/*
+ * The rule that recovers the caller of the frame at @st: SFrame (the
+ * file's own or a registered table) where it covers the IP; frame pointers
+ * for code in a mapping that has no table at all.  Return: true with
+ * *@rule (the memo's, or the FP rule: valid until the next frame's) and
+ * @st->method set, or false with the walk ended or, with @st->sigframe
+ * set, at a signal return trampoline.
+ */
+static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_urule **rule)
+{
+	int ret = -ENOENT;
+
+	if (dunwind_unwind_new_stack(st))
+		return dunwind_unwind_end(st, DUNWIND_STOP_END);
+	if (!(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY))
+		ret = dunwind_sframe_rule(st->s, &st->memo, st->exact ? st->ip : st->ip - 1);
+	if (ret == -EINTR)
+		return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
+	if (!ret) {
+		*rule = &st->memo.rule;
+		if ((*rule)->outermost)
+			return dunwind_unwind_end(st, DUNWIND_STOP_END);
+		st->method = DUNWIND_UNWIND_SFRAME;
+		return true;
+	}
+	/*
+	 * No rule here: the entry code (_start, which a program's own
+	 * .sframe leaves out: crt1.o has none) is the root, and a handler's
+	 * return address into a restorer is a signal frame.  Asked only now,
+	 * so that a walk that tables cover never reads the entry points or
+	 * the signal actions; the entry first, met at the end of such walks.
+	 */
+	if (dunwind_unwind_at_entry(st))
+		return dunwind_unwind_end(st, DUNWIND_STOP_END);
+	if (!st->exact && dunwind_unwind_is_restorer(st)) {
+		st->sigframe = true;
+		return false;
+	}
+	/* A table without a row: a signal trampoline's CFI, or none. */
+	if (ret == -ENODATA && dunwind_arch_at_sigreturn(st->ip, st->exact)) {
+		st->sigframe = true;
+		return false;
+	}
+	/* The file has a table, but not for this code: nothing recovers it. */
+	if (ret == -ENODATA)
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	/* No table yet: the recorder may be about to register one. */
+	if (dunwind_unwind_barrier(st))
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	/* FP 0 is a root only where that is known (above); else no FP frame. */
+	if (!st->fp)
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	if (st->fp < st->sp)
+		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
+	*rule = &dunwind_fp_rule;
+	st->method = DUNWIND_UNWIND_FP;
+	return true;
+}
+
+/*
+ * The frame's aux register, for a CFA based on it, read now if a callee
+ * saved it.  Return: true with *@aux set, false if it is not known.
+ */
+static bool dunwind_unwind_aux(struct dunwind_unwind *st, unsigned long *aux)
+{
+	if (st->aux_state == DUNWIND_AUX_AT) {
+		if (get_user(*aux, (const unsigned long __user *)st->aux))
+			return false;
+		st->aux = *aux;
+		st->aux_state = DUNWIND_AUX_VALUE;
+	}
+	*aux = st->aux;
+	return st->aux_state == DUNWIND_AUX_VALUE;
+}
+
+/*
+ * The caller's aux register by @rule (a frame of CFA @cfa): unchanged, or
+ * at a slot of this frame, remembered and read only if a CFA needs it; a
+ * slot below SP in the interrupted frame was popped already (as for FP).
+ */
+static void dunwind_unwind_next_aux(struct dunwind_unwind *st, const struct dunwind_urule *rule,
+				    unsigned long cfa)
+{
+	unsigned long at = cfa + (long)rule->aux_off;
+
+	if (rule->aux == DUNWIND_RULE_AUX_KEPT ||
+	    (rule->aux == DUNWIND_RULE_AUX_SAVED && st->exact && at < st->sp))
+		return;
+	if (rule->aux != DUNWIND_RULE_AUX_SAVED || at < st->sp || at > cfa - sizeof(long)) {
+		st->aux_state = DUNWIND_AUX_LOST;
+		return;
+	}
+	st->aux = at;
+	st->aux_state = DUNWIND_AUX_AT;
+}
+
+/*
+ * One frame: the caller's IP, SP and FP by the rule for the current IP
+ * (dunwind_step(), whose checks the fast path makes too).
+ */
+static bool dunwind_unwind_step(struct dunwind_unwind *st)
+{
+	struct dunwind_frame f = { .ip = st->ip, .sp = st->sp, .fp = st->fp };
+	const struct dunwind_urule *rule;
+	struct dunwind_step_rule r;
+	unsigned long base = st->sp;
+	u8 stop;
+
+	if (!dunwind_unwind_rule(st, &rule))
+		return st->sigframe && dunwind_unwind_signal(st);
+	if (rule->cfa_fp)
+		base = st->fp;
+	else if (rule->cfa_aux && !dunwind_unwind_aux(st, &base))
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	dunwind_step_rule(rule, &r);
+	stop = dunwind_step(&r, &f, base, st->hi, st->exact, false);
+	if (stop)
+		return dunwind_unwind_end(st, stop);
+	/* f.sp is the CFA. */
+	dunwind_unwind_next_aux(st, rule, f.sp);
+	st->ip = f.ip;
+	st->sp = f.sp;
+	st->fp = f.fp;
+	st->exact = false;
+	return true;
+}
+
+/*
+ * The stack mapping, and the mapping of the first frame's IP into the
+ * walk's memo: from the slot's memo (the stack) and the session's mapping
+ * cache when the process's mappings did not change since a walk saw them,
+ * else under one mmap lock (the lock and the tree walks are a good part
+ * of a short walk's cost).  Return: 0, or -errno with no stack mapping
+ * known.
+ */
+static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
+{
+	const bool want_ip = !(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY);
+	struct mm_struct *mm = current->mm;
+	struct dunwind_sframe_map found = {};
+	struct dunwind_vma_key stack;
+	struct vm_area_struct *vma;
+	unsigned long ehdr = 0;
+	bool have_ip = false;
+	int ret = -EFAULT;
+
+	if (dunwind_vma_memo_find(st->stack, mm, st->sp)) {
+		stack.start = st->stack->start;
+		stack.end = st->stack->end;
+	} else if (!dunwind_vma_cache_find(&st->s->vmas, mm, st->sp, &stack)) {
+		stack.end = 0;
+	}
+	if (stack.end && (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
+		st->lo = stack.start;
+		st->hi = stack.end;
+		if (want_ip)
+			dunwind_sframe_memo_add(st->s, &st->memo, &found, 0);
+		return 0;
+	}
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = find_vma(mm, st->sp);
+	if (vma && vma->vm_start <= st->sp) {
+		st->lo = vma->vm_start;
+		st->hi = vma->vm_end;
+		dunwind_vma_key(vma, &stack);
+		dunwind_vma_cache_add(&st->s->vmas, mm, &stack);
+		dunwind_vma_memo_set(st->stack, mm, &stack);
+		ret = 0;
+	}
+	if (!ret && want_ip)
+		have_ip = !dunwind_sframe_memo_vma(st->s, mm, st->ip, &found, &ehdr);
+	mmap_read_unlock(mm);
+	if (have_ip)
+		dunwind_sframe_memo_add(st->s, &st->memo, &found, ehdr);
+	return ret;
+}
+
+/**
+ * dunwind_unwind_start() - the frame interrupted at current's kernel entry
+ * @st:		iterator state, filled here
+ * @s:		session (its caches and configuration)
+ * @regs:	current's user registers
+ * @stack:	the walk's slot's stack mapping memo
+ * @barrier:	may stop at a file without a table for the recorder's verdict
+ *
+ * Context: task_work of current (may sleep and fault).
+ */
+void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
+			  struct pt_regs *regs, struct dunwind_vma_memo *stack, bool barrier)
+{
+	struct dunwind_uregs u;
+
+	/* The memo's arrays are large and read only below its counts. */
+	memset(st, 0, offsetof(struct dunwind_unwind, memo));
+	dunwind_sframe_memo_init(&st->memo);
+	st->s = s;
+	st->barrier = barrier;
+	st->regs = regs;
+	st->stack = stack;
+	dunwind_arch_user_regs(regs, &u);
+	st->ip = u.ip;
+	st->sp = u.sp;
+	st->fp = u.fp;
+	st->aux = u.aux;
+	st->aux_state = DUNWIND_AUX_VALUE;
+	st->exact = true;
+	if (dunwind_unwind_first_vmas(st)) {
+		/* Still one frame: the IP is known. */
+		st->last = true;
+		st->stop = DUNWIND_STOP_BAD_FRAME;
+	}
+}
+
+/**
+ * dunwind_unwind_next() - move @st to the caller of its frame
+ * @st:		iterator state; sets @st->done and @st->stop when there is none
+ *
+ * Context: task_work of current (may sleep and fault).
+ */
+void dunwind_unwind_next(struct dunwind_unwind *st)
+{
+	if (st->done)
+		return;
+	if (st->last) {
+		dunwind_unwind_end(st, st->stop);
+		return;
+	}
+	dunwind_unwind_step(st);
+}

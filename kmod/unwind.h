@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The user-unwind iterator (kmod/unwind.c) and its fast path
+ * (kmod/unwind_fast.c), which share one step definition: dunwind_step().
+ */
+#ifndef DUNWIND_UNWIND_H
+#define DUNWIND_UNWIND_H
+
+#include <linux/minmax.h>
+#include <linux/uaccess.h>
+#include "dunwind.h"
+
+#define DUNWIND_MAX_RESTORERS	4
+/*
+ * A return address this close after an entry point returns into the entry
+ * code: the program's _start, or the loader's (_start, _dl_start_user).
+ */
+#define DUNWIND_ENTRY_BYTES	64
+
+/*
+ * An iterator over the user frames of current, in the shape of the kernel's
+ * for_each_user_frame(): start() yields the frame interrupted at kernel
+ * entry, each next() the caller of the last one, until @done is set with
+ * @stop saying why: DUNWIND_STOP_END only where the unwind information
+ * marks the outermost frame (RA undefined, a zero-offset FRE), at the
+ * program's or the loader's entry code, or at a new thread's first
+ * instruction after clone.
+ */
+struct dunwind_unwind {
+	unsigned long ip, sp, fp;
+	bool exact;			/* @ip was interrupted, not a return address */
+	bool done;
+	bool last;			/* start() knew no caller can follow */
+	bool sigframe;			/* rule() found a signal return trampoline */
+	u8 stop;			/* enum dunwind_stop_reason, once @done */
+	u8 method;			/* DUNWIND_UNWIND_* that found this frame; 0: first */
+	unsigned long lo, hi;		/* the stack mapping that holds @sp */
+	unsigned long restorer[DUNWIND_MAX_RESTORERS];
+	unsigned int nr_restorers;
+	bool restorers_read;		/* @restorer is filled in */
+	unsigned int signals;		/* signal frames crossed */
+	bool entries_read;		/* @entry and @ld_entry are filled in */
+	unsigned long entry;		/* AT_ENTRY: the program's _start; 0 unknown */
+	unsigned long ld_entry;		/* the loader's entry point; 0 unknown, none */
+	bool barrier;			/* may stop for a file's verdict (table barrier) */
+	u32 wait_dev;			/* stopped for the verdict on this file ... */
+	u64 wait_ino;			/* ... (0: did not) */
+	/*
+	 * The frame's aux register (struct dunwind_uregs), followed as DWARF
+	 * unwinders follow callee-saved registers, for a CFA rule "aux + off"
+	 * (x86_64: ld.so's lazy-binding trampoline realigns its stack from
+	 * %rbx): DUNWIND_AUX_*.
+	 */
+	u8 aux_state;
+	unsigned long aux;		/* the value, or the user address that holds it */
+	struct dunwind_session *s;
+	struct pt_regs *regs;		/* at kernel entry */
+	struct dunwind_vma_memo *stack;	/* the slot's stack mapping (dunwind_walk.stack) */
+	struct dunwind_sframe_memo memo;	/* last: start() zeroes all before it */
+};
+
+#define DUNWIND_AUX_LOST	0	/* unknown */
+#define DUNWIND_AUX_VALUE	1	/* @aux is the value */
+#define DUNWIND_AUX_AT		2	/* saved at user address @aux, read when needed */
+
+void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
+			  struct pt_regs *regs, struct dunwind_vma_memo *stack, bool barrier);
+void dunwind_unwind_next(struct dunwind_unwind *st);
+void dunwind_unwind_restorers(struct dunwind_unwind *st);
+void dunwind_unwind_entries(struct dunwind_unwind *st);
+unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned int *nr,
+				 unsigned int cap);
+
+#define dunwind_for_each_user_frame(st, s, regs, stack, barrier) \
+	for (dunwind_unwind_start(st, s, regs, stack, barrier); !(st)->done; \
+	     dunwind_unwind_next(st))
+
+static __always_inline bool dunwind_unwind_near(unsigned long pc, unsigned long entry)
+{
+	return entry && pc >= entry && pc - entry < DUNWIND_ENTRY_BYTES;
+}
+
+/* A frame: where a step starts and what it yields. */
+struct dunwind_frame {
+	unsigned long ip, sp, fp;
+};
+
+/*
+ * A rule's offsets as dunwind_step() uses them, taken once per rule: a run
+ * of frames of one rule keeps them in registers (stores to the IP array
+ * could alias the rule itself).  A slot at CFA + off lies in [SP, CFA - 8]
+ * exactly when off <= -8 (@slots_ok) and CFA - SP >= -off; so a frame
+ * needs only an aligned CFA, not past the stack's end, with CFA - SP at
+ * least @dmin (@dmin_ra where FP's slot is not read).
+ */
+struct dunwind_step_rule {
+	long cfa_off, ra_off, fp_off;
+	long dmin, dmin_ra;
+	bool cfa_fp, fp_saved, slots_ok;
+};
+
+static __always_inline void dunwind_step_rule(const struct dunwind_urule *rule,
+					      struct dunwind_step_rule *r)
+{
+	r->cfa_off = rule->cfa_off;
+	r->ra_off = rule->ra_off;
+	r->fp_off = rule->fp_off;
+	r->cfa_fp = rule->cfa_fp;
+	r->fp_saved = rule->fp_saved;
+	r->slots_ok = r->ra_off <= -(long)sizeof(long) &&
+		      (!r->fp_saved || r->fp_off <= -(long)sizeof(long));
+	r->dmin_ra = -r->ra_off;
+	r->dmin = max(r->dmin_ra, r->fp_saved ? -r->fp_off : 0L);
+}
+
+/**
+ * dunwind_step() - the caller of frame @f by rule @r: the walk's one step
+ * @r:		the rule (dunwind_step_rule())
+ * @f:		the frame, set to its caller on success
+ * @base:	the value of the CFA's base register (SP, FP or aux)
+ * @hi:		the end of the stack mapping that holds @f->sp
+ * @exact:	@f->ip was interrupted, not a return address
+ * @open:	the caller holds a user access window over [@f->sp, @hi)
+ *
+ * The CFA must be 8-byte aligned, strictly above SP and inside the stack
+ * mapping; the slots read lie below the CFA and at or above SP.  In an
+ * epilogue after the pop of FP the rule still names FP's slot (compilers
+ * emit no restore for it), now below SP: FP holds the caller's value
+ * again.  Only where the IP is exact (the interrupted frame, a signal's):
+ * a caller stands at a call, where nothing was popped.  Both slots are
+ * read in one user access window (copy_from_user() costs several times as
+ * many instructions for 16 bytes).  The full step (kmod/unwind.c) and the
+ * fast loop (kmod/unwind_fast.c, with @exact and @open constants) call it.
+ *
+ * Context: faultable.
+ * Return: 0, or DUNWIND_STOP_BAD_FRAME or DUNWIND_STOP_FAULT with @f
+ * unchanged.
+ */
+static __always_inline u8 dunwind_step(const struct dunwind_step_rule *r, struct dunwind_frame *f,
+				       unsigned long base, unsigned long hi, bool exact, bool open)
+{
+	const unsigned long cfa = base + r->cfa_off;
+	const bool fp_read = r->fp_saved && !(exact && cfa + r->fp_off < f->sp);
+	const long dmin = fp_read ? r->dmin : r->dmin_ra;
+	unsigned long ra, fp = f->fp;
+
+	/* CFA - SP cannot wrap: both lie in the stack mapping. */
+	if (!r->slots_ok || cfa & (sizeof(long) - 1) || cfa > hi || (long)(cfa - f->sp) < dmin)
+		return DUNWIND_STOP_BAD_FRAME;
+	if (!open && !user_access_begin((const void __user *)(cfa - dmin), dmin))
+		return DUNWIND_STOP_FAULT;
+	unsafe_get_user(ra, (const unsigned long __user *)(cfa + r->ra_off), fault);
+	if (fp_read)
+		unsafe_get_user(fp, (const unsigned long __user *)(cfa + r->fp_off), fault);
+	if (!open)
+		user_access_end();
+	/* A zero or kernel return address is no frame (roots end before a step): one compare. */
+	if (ra - 1 >= TASK_SIZE_MAX - 1)
+		return DUNWIND_STOP_BAD_FRAME;
+	f->ip = ra;
+	f->sp = cfa;
+	f->fp = fp;
+	return 0;
+fault:
+	if (!open)
+		user_access_end();
+	return DUNWIND_STOP_FAULT;
+}
+
+#endif /* DUNWIND_UNWIND_H */
