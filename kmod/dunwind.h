@@ -284,6 +284,7 @@ struct dunwind_urule {
 	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
 	u8 aux;				/* DUNWIND_RULE_AUX_*: where the caller's aux is */
 	u8 nodata;			/* cached: the table has no usable rule here */
+	u8 smap;			/* the table's kind: DUNWIND_SMAP_OK or _REG */
 };
 
 /*
@@ -355,7 +356,7 @@ static inline void dunwind_sframe_memo_init(struct dunwind_sframe_memo *memo)
 int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);
 void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c);
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			unsigned long pc);
+			unsigned long pc, u8 state);
 bool dunwind_sframe_rule_cached(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 				unsigned long pc);
 int dunwind_sframe_memo_vma(struct dunwind_session *s, struct mm_struct *mm, unsigned long pc,

@@ -533,7 +533,7 @@ static int dunwind_sframe_row_read(struct dunwind_sframe_memo *memo,
  * searched the table again).
  */
 static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-				    unsigned long pc, struct dunwind_urule *rule)
+				    unsigned long pc, u8 state, struct dunwind_urule *rule)
 {
 	struct dunwind_sframe_cache *c = &s->sframe;
 	/* Only a miss fills it: not zeroed at every lookup (INIT_STACK_ALL_ZERO). */
@@ -544,7 +544,7 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 	ret = dunwind_sframe_map(s, memo, pc, &m);
 	if (ret)
 		return ret == -EINTR ? ret : -ENOENT;
-	if (m->state != DUNWIND_SMAP_OK && m->state != DUNWIND_SMAP_REG)
+	if (m->state != state)
 		return -ENOENT;
 	ret = dunwind_sframe_rule_hit(c, m, pc, rule);
 	if (ret != -ENOENT)
@@ -564,6 +564,7 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 	}
 	rule->valid = 1;
 	rule->nodata = ret == -ENODATA;
+	rule->smap = state;
 	dunwind_sframe_rule_add(c, m->epoch, pc, rule);
 	if (ret)
 		return ret;
@@ -605,27 +606,29 @@ bool dunwind_sframe_rule_cached(struct dunwind_session *s, struct dunwind_sframe
  * @s:		session (its caches)
  * @memo:	this walk's memo, dunwind_sframe_memo_init() at its start
  * @pc:		the PC to look up (a return address minus one for callers)
+ * @state:	which table: DUNWIND_SMAP_OK (the file's own .sframe) or
+ *		DUNWIND_SMAP_REG (one registered for the file)
  *
  * The rule is @memo->rule, valid until the next call: the last frame's
  * again where it covers @pc (the same mapping, kept by the memo to the
  * end of the walk, and the same table).
  *
  * Context: task_work (may sleep and fault).
- * Return: 0 with @memo->rule set; -ENODATA if the file at @pc has a table
- * (its own or a registered one) that has no usable rule for @pc; -ENOENT
- * if it has none (no file, no table, an unusable .sframe, a table
- * unregistered since); -EINTR (fatal signal).
+ * Return: 0 with @memo->rule set; -ENODATA if the file at @pc has such a
+ * table that has no usable rule for @pc; -ENOENT if it has none (no file,
+ * no table or the other kind, an unusable .sframe, a table unregistered
+ * since); -EINTR (fatal signal).
  */
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			unsigned long pc)
+			unsigned long pc, u8 state)
 {
 	struct dunwind_urule *rule = &memo->rule;
 	int ret;
 
 	might_fault();
 	if (pc >= rule->pc_lo && pc < rule->pc_hi)
-		return 0;
-	ret = dunwind_sframe_rule_find(s, memo, pc, rule);
+		return rule->smap == state ? 0 : -ENOENT;
+	ret = dunwind_sframe_rule_find(s, memo, pc, state, rule);
 	if (ret) {
 		/* A failed lookup may have written part of it: no range. */
 		rule->pc_lo = 0;

@@ -140,7 +140,7 @@ static bool dunwind_unwind_signal(struct dunwind_unwind *st)
 	st->sigframe = false;
 	if (dunwind_stack_bounds(current->mm, st->sp, &st->lo, &st->hi))
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
-	st->method = 0;
+	st->method = NULL;
 	return true;
 }
 
@@ -166,29 +166,105 @@ static bool dunwind_unwind_barrier(struct dunwind_unwind *st)
 
 static const struct dunwind_urule dunwind_fp_rule = DUNWIND_ARCH_FP_RULE;
 
+/* The file's own .sframe (kmod/sframe.c). */
+static int dunwind_unwind_sframe(struct dunwind_unwind *st, unsigned long pc,
+				 const struct dunwind_urule **rule)
+{
+	*rule = &st->memo.rule;
+	return dunwind_sframe_rule(st->s, &st->memo, pc, DUNWIND_SMAP_OK);
+}
+
+/* A table the recorder registered for the file (kmod/registry.c). */
+static int dunwind_unwind_registered(struct dunwind_unwind *st, unsigned long pc,
+				     const struct dunwind_urule **rule)
+{
+	*rule = &st->memo.rule;
+	return dunwind_sframe_rule(st->s, &st->memo, pc, DUNWIND_SMAP_REG);
+}
+
 /*
- * The rule that recovers the caller of the frame at @st: SFrame (the
- * file's own or a registered table) where it covers the IP; frame pointers
- * for code in a mapping that has no table at all.  Return: true with
- * *@rule (the memo's, or the FP rule: valid until the next frame's) and
- * @st->method set, or false with the walk ended or, with @st->sigframe
- * set, at a signal return trampoline.
+ * Frame pointers, for code in a mapping that has no table at all.  FP 0
+ * is a root only where that is known (the entry code); else no FP frame.
+ */
+static int dunwind_unwind_fp(struct dunwind_unwind *st, unsigned long pc,
+			     const struct dunwind_urule **rule)
+{
+	if (!st->fp)
+		return -ENODATA;
+	if (st->fp < st->sp)
+		return -EINVAL;
+	*rule = &dunwind_fp_rule;
+	return 0;
+}
+
+/*
+ * The unwind methods, asked in this order for each frame.  The first that
+ * knows the code at the PC (a table) answers it; the guesses (@guess)
+ * only once the frame is known to be no root and no signal frame, and no
+ * table covers its file.  An interpreter's frames would be one more
+ * method that knows its code, before the tables.
+ */
+const struct dunwind_unwind_method dunwind_unwind_methods[DUNWIND_METHOD_NR] = {
+	[DUNWIND_METHOD_SFRAME] = {
+		.bit = DUNWIND_UNWIND_SFRAME, .cnt_frames = DW_CNT_SFRAME_FRAMES,
+		.cnt_cycles = DW_CNT_SFRAME_CYCLES, .rule = dunwind_unwind_sframe,
+	},
+	[DUNWIND_METHOD_REGISTERED] = {
+		.bit = DUNWIND_UNWIND_SFRAME, .cnt_frames = DW_CNT_SFRAME_FRAMES,
+		.cnt_cycles = DW_CNT_SFRAME_CYCLES, .rule = dunwind_unwind_registered,
+	},
+	[DUNWIND_METHOD_FP] = {
+		.bit = DUNWIND_UNWIND_FP, .cnt_frames = DW_CNT_FP_FRAMES,
+		.cnt_cycles = DW_CNT_FP_CYCLES, .guess = true, .rule = dunwind_unwind_fp,
+	},
+};
+
+#define DUNWIND_METHODS_END	(dunwind_unwind_methods + DUNWIND_METHOD_NR)
+
+/*
+ * Ask the methods that are (@guess) or are not guesses, in order, for the
+ * rule for @pc.  Return: 0 with *@rule and @st->method set; -ENOENT if
+ * none had one; the first other error (-ENODATA: the method's information
+ * covers @pc but has no rule for it; -EINVAL: a bad frame; -EINTR).
+ */
+static int dunwind_unwind_ask(struct dunwind_unwind *st, unsigned long pc, bool guess,
+			      const struct dunwind_urule **rule)
+{
+	const struct dunwind_unwind_method *m;
+	int ret;
+
+	for (m = dunwind_unwind_methods; m < DUNWIND_METHODS_END; m++) {
+		if (m->guess != guess || !(st->allowed & m->bit))
+			continue;
+		ret = m->rule(st, pc, rule);
+		if (ret == -ENOENT)
+			continue;
+		if (!ret)
+			st->method = m;
+		return ret;
+	}
+	return -ENOENT;
+}
+
+/*
+ * The rule that recovers the caller of the frame at @st, from the first
+ * method that has one (dunwind_unwind_methods).  Return: true with *@rule
+ * (valid until the next frame's) and @st->method set, or false with the
+ * walk ended or, with @st->sigframe set, at a signal return trampoline.
  */
 static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_urule **rule)
 {
-	int ret = -ENOENT;
+	const unsigned long pc = st->exact ? st->ip : st->ip - 1;
+	int ret;
 
 	if (dunwind_unwind_new_stack(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_END);
-	if (!(st->s->cfg.flags & DUNWIND_CFG_FP_ONLY))
-		ret = dunwind_sframe_rule(st->s, &st->memo, st->exact ? st->ip : st->ip - 1);
+	ret = dunwind_unwind_ask(st, pc, false, rule);
 	if (ret == -EINTR)
 		return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 	if (!ret) {
-		*rule = &st->memo.rule;
 		if ((*rule)->outermost)
 			return dunwind_unwind_end(st, DUNWIND_STOP_END);
-		st->method = DUNWIND_UNWIND_SFRAME;
 		return true;
 	}
 	/*
@@ -215,14 +291,11 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 	/* No table yet: the recorder may be about to register one. */
 	if (dunwind_unwind_barrier(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
-	/* FP 0 is a root only where that is known (above); else no FP frame. */
-	if (!st->fp)
-		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
-	if (st->fp < st->sp)
-		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
-	*rule = &dunwind_fp_rule;
-	st->method = DUNWIND_UNWIND_FP;
-	return true;
+	ret = dunwind_unwind_ask(st, pc, true, rule);
+	if (!ret)
+		return true;
+	return dunwind_unwind_end(st, ret == -EINVAL ? DUNWIND_STOP_BAD_FRAME :
+				  DUNWIND_STOP_NO_INFO);
 }
 
 /*
@@ -366,6 +439,8 @@ void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
 	st->barrier = barrier;
 	st->regs = regs;
 	st->stack = stack;
+	/* --fp-only: no table is asked. */
+	st->allowed = s->cfg.flags & DUNWIND_CFG_FP_ONLY ? DUNWIND_UNWIND_FP : U8_MAX;
 	dunwind_arch_user_regs(regs, &u);
 	st->ip = u.ip;
 	st->sp = u.sp;

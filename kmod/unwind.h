@@ -33,7 +33,9 @@ struct dunwind_unwind {
 	bool last;			/* start() knew no caller can follow */
 	bool sigframe;			/* rule() found a signal return trampoline */
 	u8 stop;			/* enum dunwind_stop_reason, once @done */
-	u8 method;			/* DUNWIND_UNWIND_* that found this frame; 0: first */
+	u8 allowed;			/* DUNWIND_UNWIND_* the session lets the walk use */
+	/* The method that found this frame; NULL: the first, or a signal's. */
+	const struct dunwind_unwind_method *method;
 	unsigned long lo, hi;		/* the stack mapping that holds @sp */
 	unsigned long restorer[DUNWIND_MAX_RESTORERS];
 	unsigned int nr_restorers;
@@ -58,6 +60,39 @@ struct dunwind_unwind {
 	struct dunwind_vma_memo *stack;	/* the slot's stack mapping (dunwind_walk.stack) */
 	struct dunwind_sframe_memo memo;	/* last: start() zeroes all before it */
 };
+
+/**
+ * struct dunwind_unwind_method - one way of finding a frame's rule
+ * @bit:	its DUNWIND_UNWIND_* bit in the records' @methods
+ * @guess:	a method that does not know the code (frame pointers): asked
+ *		only once the frame is known to be no root, no signal frame,
+ *		and in no file that a table covers
+ * @cnt_frames:	the session counter of the frames it found
+ * @cnt_cycles:	... and of their cost (dunwind_cycles())
+ * @rule:	the rule for @pc at @st's frame: 0 with *@rule set;
+ *		-ENOENT if the method knows nothing of @pc (the next is
+ *		asked); -ENODATA if it knows @pc has no rule; -EINVAL for a
+ *		frame it sees is bad; -EINTR
+ *
+ * Context of @rule: task_work of current (may sleep and fault).
+ */
+struct dunwind_unwind_method {
+	u8 bit;
+	bool guess;
+	enum dunwind_counter cnt_frames, cnt_cycles;
+	int (*rule)(struct dunwind_unwind *st, unsigned long pc,
+		    const struct dunwind_urule **rule);
+};
+
+/* dunwind_unwind_methods[], in the order they are asked. */
+enum {
+	DUNWIND_METHOD_SFRAME,		/* the file's own .sframe */
+	DUNWIND_METHOD_REGISTERED,	/* a table registered for the file */
+	DUNWIND_METHOD_FP,		/* frame pointers */
+	DUNWIND_METHOD_NR,
+};
+
+extern const struct dunwind_unwind_method dunwind_unwind_methods[DUNWIND_METHOD_NR];
 
 #define DUNWIND_AUX_LOST	0	/* unknown */
 #define DUNWIND_AUX_VALUE	1	/* @aux is the value */

@@ -145,6 +145,9 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 		}
 	}
 	if (*nr != nr0)
-		st->method = fp_only ? DUNWIND_UNWIND_FP : DUNWIND_UNWIND_SFRAME;
+		st->method = &dunwind_unwind_methods[fp_only ? DUNWIND_METHOD_FP :
+						     rule->smap == DUNWIND_SMAP_REG ?
+						     DUNWIND_METHOD_REGISTERED :
+						     DUNWIND_METHOD_SFRAME];
 	return *nr - nr0;
 }

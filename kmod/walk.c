@@ -28,11 +28,21 @@ struct dunwind_walk {
 	unsigned int nr;
 	unsigned int cap;		/* room at @ips */
 	unsigned int max;
-	unsigned int nr_fp;
-	unsigned int nr_sframe;
+	unsigned int nr_by[DUNWIND_METHOD_NR];	/* frames by method (dunwind_unwind_methods) */
 	u8 methods;
 	u8 stop;
 };
+
+/* The frames of @w that methods of @bit found. */
+static unsigned int dunwind_walk_nr(const struct dunwind_walk *w, u8 bit)
+{
+	unsigned int i, nr = 0;
+
+	for (i = 0; i < DUNWIND_METHOD_NR; i++)
+		if (dunwind_unwind_methods[i].bit == bit)
+			nr += w->nr_by[i];
+	return nr;
+}
 
 /*
  * Room for @max frames, once the small array is full: the slot's array,
@@ -67,8 +77,8 @@ static int dunwind_walk_record(struct dunwind_session *s, struct dunwind_pending
 	rec.nr = w->nr;
 	rec.methods = w->methods;
 	rec.stop = w->stop;
-	rec.nr_fp = w->nr_fp;
-	rec.nr_sframe = w->nr_sframe;
+	rec.nr_fp = dunwind_walk_nr(w, DUNWIND_UNWIND_FP);
+	rec.nr_sframe = dunwind_walk_nr(w, DUNWIND_UNWIND_SFRAME);
 	/* Full barrier: the stash was written before @stashed was set. */
 	if (slot && atomic_xchg(&slot->stashed, 0))
 		return dunwind_sample_stack_write(s, slot, &rec, w->ips);
@@ -110,11 +120,11 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	/* dunwind_unwind_start() zeroes it: not twice (CONFIG_INIT_STACK_ALL_ZERO). */
 	struct dunwind_unwind st __uninitialized;
 	u64 c0 = dunwind_cycles(), now;
+	const struct dunwind_unwind_method *m;
 	unsigned int nr;
 
 	w->nr = 0;
-	w->nr_fp = 0;
-	w->nr_sframe = 0;
+	memset(w->nr_by, 0, sizeof(w->nr_by));
 	w->methods = 0;
 	w->stop = DUNWIND_STOP_MAX_DEPTH;
 	dunwind_for_each_user_frame(&st, s, regs, w->stack, barrier) {
@@ -131,14 +141,12 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 		 * the rule that found the frame before): timed together.
 		 */
 		nr = 1 + dunwind_unwind_fast(&st, w->ips, &w->nr, w->cap);
-		w->methods |= st.method;
 		now = dunwind_cycles();
-		if (st.method == DUNWIND_UNWIND_FP) {
-			w->nr_fp += nr;
-			dunwind_count(s, DW_CNT_FP_CYCLES, dunwind_cycles_since(c0, now));
-		} else if (st.method == DUNWIND_UNWIND_SFRAME) {
-			w->nr_sframe += nr;
-			dunwind_count(s, DW_CNT_SFRAME_CYCLES, dunwind_cycles_since(c0, now));
+		m = st.method;
+		if (m) {
+			w->methods |= m->bit;
+			w->nr_by[m - dunwind_unwind_methods] += nr;
+			dunwind_count(s, m->cnt_cycles, dunwind_cycles_since(c0, now));
 		}
 		c0 = now;
 	}
@@ -192,7 +200,7 @@ static void dunwind_walk_unwait(struct dunwind_session *s, u64 waited, u64 fp0, 
 static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 				struct dunwind_walk *w)
 {
-	unsigned int round;
+	unsigned int round, i;
 	u32 dev;
 	u64 ino;
 
@@ -210,8 +218,9 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 			break;
 		dunwind_barrier_wait(s, dev, ino);
 	}
-	dunwind_count(s, DW_CNT_FP_FRAMES, w->nr_fp);
-	dunwind_count(s, DW_CNT_SFRAME_FRAMES, w->nr_sframe);
+	for (i = 0; i < DUNWIND_METHOD_NR; i++)
+		if (w->nr_by[i])
+			dunwind_count(s, dunwind_unwind_methods[i].cnt_frames, w->nr_by[i]);
 }
 
 /*
