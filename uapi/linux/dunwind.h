@@ -473,7 +473,7 @@ struct dunwind_rec_header {
  *		__u64 time;		// CLOCK_MONOTONIC ns, end of the walk
  *		__u32 pid, tid;
  *		__u16 nr;		// user IPs that follow
- *		__u8  methods;		// DUNWIND_UNWIND_* used, or-ed
+ *		__u8  methods;		// DUNWIND_UNWIND_* used, or-ed (any of 8 bits)
  *		__u8  stop;		// enum dunwind_stop_reason
  *		__u16 nr_fp;		// frames recovered by frame pointers
  *		__u16 nr_sframe;	// frames recovered by SFrame
@@ -663,8 +663,18 @@ struct dunwind_rec_sample_stack {
 /* Bytes one IP of a SAMPLE_STACK can take. */
 #define DUNWIND_IPCODE_MAX	10
 
+/*
+ * The unwind methods, one bit each in the @methods of USER_STACK and
+ * SAMPLE_STACK: the methods that found at least one of its frames.  FP:
+ * frame pointers; SFRAME: an SFrame table (the file's own .sframe or one
+ * registered for it).  @methods has room for DUNWIND_UNWIND_NR methods;
+ * bits above these are methods a later module adds (an interpreter's
+ * frames...): readers keep them apart and never take them for these.
+ * @nr_fp and @nr_sframe count the frames of FP and SFRAME only.
+ */
 #define DUNWIND_UNWIND_FP	(1U << 0)
 #define DUNWIND_UNWIND_SFRAME	(1U << 1)
+#define DUNWIND_UNWIND_NR	8
 
 /* Why a user walk ended. */
 enum dunwind_stop_reason {
@@ -744,6 +754,8 @@ __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_tail) == 128,
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_header) == 8, "header");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_sample) == 64, "sample");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_user_stack) == 40, "user_stack");
+__DUNWIND_ASSERT(DUNWIND_UNWIND_NR == 8 * sizeof(((struct dunwind_rec_user_stack *)0)->methods),
+		 "methods");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_lost) == 80, "lost");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_sample_stack) == 56, "sample_stack");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_mmap) == 88, "mmap");

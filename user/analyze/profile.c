@@ -133,7 +133,7 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 			prof_push_loc(p, &k, ut, lp ? lp->maps : NULL);
 		}
 		ps->stop = u->stop;
-		p->stacks_by_method[u->methods & 3]++;
+		p->stacks_by_method[u->methods]++;
 		p->nr_fp += u->nr_fp;
 		p->nr_sframe += u->nr_sframe;
 		p->user_frames += u->nr;

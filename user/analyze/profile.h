@@ -113,7 +113,8 @@ struct dw_prof {
 	unsigned long filtered;		/* samples left out by --pid/--tid/--comm */
 	unsigned long skipped;		/* records of unknown type */
 	unsigned long stops[DW_PROF_STOP_NR];	/* samples (kept) by stop reason */
-	unsigned long stacks_by_method[4];	/* user stacks by DUNWIND_UNWIND_* bits */
+	/* user stacks by their DUNWIND_UNWIND_* bits, every combination of the 8 */
+	unsigned long stacks_by_method[1 << DUNWIND_UNWIND_NR];
 	unsigned long long nr_fp, nr_sframe, user_frames;
 	unsigned long kernel_trunc;	/* samples with DUNWIND_SAMPLE_KERNEL_TRUNC */
 	unsigned long in_walk;		/* kept samples taken in dunwind's walk (IN_WALK) */

@@ -176,6 +176,7 @@ static int report_trunc_dsos(FILE *f, const struct dw_prof *p)
 int dw_report_summary(FILE *f, const struct dw_prof *p)
 {
 	const struct dw_stitch_counts *c = &p->counts;
+	unsigned long stacks = 0;
 	int i, any = 0;
 
 	fprintf(f, "# samples: %zu kept (%lu in the capture, %lu filtered out), %.3f ms of CPU "
@@ -208,10 +209,12 @@ int dw_report_summary(FILE *f, const struct dw_prof *p)
 			100.0 * (double)p->in_walk / (double)p->nr_samples, DW_PROF_WALK_FRAME);
 	if (report_trunc_dsos(f, p))
 		return -ENOMEM;
+	/* Stacks with a method this reader does not know count in the total only. */
+	for (i = 0; i < 1 << DUNWIND_UNWIND_NR; i++)
+		stacks += p->stacks_by_method[i];
 	fprintf(f, "# unwinding: %lu user stacks: %lu frame pointers only, %lu SFrame only, %lu "
 		"both, %lu neither; %llu user frames: nr_fp %llu, nr_sframe %llu\n",
-		p->stacks_by_method[0] + p->stacks_by_method[1] + p->stacks_by_method[2] +
-		p->stacks_by_method[3], p->stacks_by_method[DUNWIND_UNWIND_FP],
+		stacks, p->stacks_by_method[DUNWIND_UNWIND_FP],
 		p->stacks_by_method[DUNWIND_UNWIND_SFRAME],
 		p->stacks_by_method[DUNWIND_UNWIND_FP | DUNWIND_UNWIND_SFRAME],
 		p->stacks_by_method[0], p->user_frames, p->nr_fp, p->nr_sframe);

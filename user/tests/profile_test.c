@@ -211,4 +211,50 @@ TEST_F_TIMEOUT(capture, every_byte_flip_is_refused_with_a_reason_or_loads, 600)
 				  refused, loaded, bad);
 }
 
+/*
+ * A stack whose methods has a bit this reader does not know (a method a
+ * later module adds, DUNWIND_UNWIND_NR) is counted apart, never as a
+ * frame-pointer or SFrame stack, and in the report's total.
+ */
+TEST(a_method_bit_the_reader_does_not_know_is_counted_apart)
+{
+	static const __u8 methods[] = { DUNWIND_UNWIND_FP, DUNWIND_UNWIND_FP | 1 << 2, 1 << 7 };
+	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = (int)G, .sample_freq = 99 };
+	char d[] = "/tmp/dw_profile_methods.XXXXXX", path[64], *text = NULL;
+	struct dw_prof_opts o = { .quiet = 1 };
+	struct dw_capture_writer w;
+	struct dw_prof *p;
+	union rec_buf b;
+	size_t len = 0;
+	unsigned int i;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(d));
+	snprintf(path, sizeof(path), "%s/capture", d);
+	ASSERT_EQ(0, dw_capture_create(&w, path, &cfg));
+	dw_capture_write(&w, mk_comm(&b, G, G, 1, "victim", 0));
+	for (i = 0; i < 3; i++) {
+		dw_capture_write(&w, mk_sample(&b, i + 1, 10 + i, G, G, 0, 0));
+		mk_stack(&b, i + 1, G, G, 2, 0x7f0000001010ULL, DUNWIND_STOP_END);
+		b.stack.methods = methods[i];
+		dw_capture_write(&w, &b.stack.hdr);
+	}
+	ASSERT_EQ(0, dw_capture_close(&w));
+	ASSERT_EQ(0, dw_prof_load(&p, path, &o));
+	EXPECT_EQ(1, p->stacks_by_method[DUNWIND_UNWIND_FP]);
+	EXPECT_EQ(1, p->stacks_by_method[DUNWIND_UNWIND_FP | 1 << 2]);
+	EXPECT_EQ(1, p->stacks_by_method[1 << 7]);
+	EXPECT_EQ(0, p->stacks_by_method[0]);
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, dw_report_summary(f, p));
+	fclose(f);
+	EXPECT_NE(NULL, strstr(text, "# unwinding: 3 user stacks: 1 frame pointers only, 0 SFrame "
+				     "only, 0 both, 0 neither;")) TH_LOG("%s", text);
+	free(text);
+	dw_prof_free(p);
+	unlink(path);
+	rmdir(d);
+}
+
 TEST_HARNESS_MAIN
