@@ -355,6 +355,9 @@ static inline void dunwind_sframe_memo_init(struct dunwind_sframe_memo *memo)
 
 int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);
 void dunwind_sframe_cache_free(struct dunwind_sframe_cache *c);
+int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+		       unsigned long pc, struct dunwind_sframe_map **out);
+/* kmod/sframe_rule.c: the rule for a PC, from the table of its mapping. */
 int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			unsigned long pc, u8 state);
 bool dunwind_sframe_rule_cached(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
@@ -581,7 +584,13 @@ int dunwind_session_start(struct dunwind_session *s);
 int dunwind_session_stop(struct dunwind_session *s);
 int dunwind_session_test_nmi(struct dunwind_session *s);
 int dunwind_session_stats(struct dunwind_session *s, void __user *arg);
+
+/* kmod/attach.c: the session's perf events, on threads or CPUs. */
 bool dunwind_task_has_event(struct dunwind_session *s, struct task_struct *task);
+int dunwind_attach_task(struct dunwind_session *s, struct task_struct *task);
+int dunwind_attach_group(struct dunwind_session *s, struct task_struct *leader);
+int dunwind_attach_cpus(struct dunwind_session *s);
+void dunwind_detach(struct dunwind_session *s);
 
 int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
