@@ -8,6 +8,8 @@
  * kernel or of libc is needed; every loop is bounded by a checked count.
  */
 #include "elfread.h"
+#include "arch.h"
+#include "le.h"
 #include "sframe.h"	/* DUNWIND_SFRAME_PT_GNU */
 
 #define E(x)		(-DUNWIND_ELF_##x)
@@ -17,26 +19,10 @@
 #define ELF_NHDR_SIZE	12
 #define ELF_CLASS64	2
 #define ELF_DATA2LSB	1
-#define ELF_EM_X86_64	62
 #define ELF_PT_LOAD	1
 #define ELF_PT_NOTE	4
 #define ELF_NT_GNU_BUILD_ID 3
 #define ELF_MAX_NOTE_SEGS 4
-
-static __u32 el_le16(const __u8 *p)
-{
-	return (__u32)p[0] | (__u32)p[1] << 8;
-}
-
-static __u32 el_le32(const __u8 *p)
-{
-	return (__u32)p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 | (__u32)p[3] << 24;
-}
-
-static __u64 el_le64(const __u8 *p)
-{
-	return (__u64)el_le32(p) | (__u64)el_le32(p + 4) << 32;
-}
 
 static __u64 el_align4(__u64 v)
 {
@@ -58,9 +44,9 @@ static void el_build_id(const struct dunwind_elf_src *src, __u64 off, __u64 len,
 
 		if (src->read(src->ctx, off + pos, nh, ELF_NHDR_SIZE))
 			return;
-		namesz = el_le32(nh);
-		descsz = el_le32(nh + 4);
-		type = el_le32(nh + 8);
+		namesz = dunwind_le32(nh);
+		descsz = dunwind_le32(nh + 4);
+		type = dunwind_le32(nh + 8);
 		desc = pos + ELF_NHDR_SIZE + el_align4(namesz);
 		next = desc + el_align4(descsz);
 		if (namesz > len || descsz > len || next > len)
@@ -77,15 +63,15 @@ static void el_build_id(const struct dunwind_elf_src *src, __u64 off, __u64 len,
 	}
 }
 
-/* The ELF header: 64-bit, little-endian, x86-64, sane program headers. */
+/* The ELF header: 64-bit, little-endian, this architecture's, sane program headers. */
 static int el_ehdr(const __u8 *eh, __u64 *phoff, __u32 *phnum)
 {
 	if (eh[0] != 0x7f || eh[1] != 'E' || eh[2] != 'L' || eh[3] != 'F' ||
 	    eh[4] != ELF_CLASS64 || eh[5] != ELF_DATA2LSB ||
-	    el_le16(eh + 18) != ELF_EM_X86_64 || el_le16(eh + 54) != ELF_PHDR_SIZE)
+	    dunwind_le16(eh + 18) != DUNWIND_ARCH_ELF_MACHINE || dunwind_le16(eh + 54) != ELF_PHDR_SIZE)
 		return E(ENOEXEC);
-	*phoff = el_le64(eh + 32);
-	*phnum = el_le16(eh + 56);
+	*phoff = dunwind_le64(eh + 32);
+	*phnum = dunwind_le16(eh + 56);
 	if (!*phnum || *phnum > DUNWIND_ELF_MAX_PHNUM || *phoff > DUNWIND_ELF_MAX_PHOFF)
 		return E(ENOEXEC);
 	return 0;
@@ -114,17 +100,17 @@ int dunwind_elf_parse(const struct dunwind_elf_src *src, int mapped,
 		if (ret)
 			return ret;
 		/* p_type 0, p_offset 8, p_vaddr 16, p_filesz 32, p_memsz 40 */
-		type = el_le32(buf);
-		if (type == ELF_PT_LOAD && !el_le64(buf + 8) && !have_load) {
-			info->load_vaddr = el_le64(buf + 16);
+		type = dunwind_le32(buf);
+		if (type == ELF_PT_LOAD && !dunwind_le64(buf + 8) && !have_load) {
+			info->load_vaddr = dunwind_le64(buf + 16);
 			have_load = 1;
 		} else if (type == DUNWIND_SFRAME_PT_GNU) {
-			info->sframe_vaddr = el_le64(buf + 16);
-			info->sframe_offset = el_le64(buf + 8);
-			info->sframe_size = el_le64(buf + 40);
+			info->sframe_vaddr = dunwind_le64(buf + 16);
+			info->sframe_offset = dunwind_le64(buf + 8);
+			info->sframe_size = dunwind_le64(buf + 40);
 		} else if (type == ELF_PT_NOTE && nr_notes < ELF_MAX_NOTE_SEGS) {
-			note_off[nr_notes] = el_le64(buf + (mapped ? 16 : 8));
-			note_len[nr_notes++] = el_le64(buf + 32);
+			note_off[nr_notes] = dunwind_le64(buf + (mapped ? 16 : 8));
+			note_len[nr_notes++] = dunwind_le64(buf + 32);
 		}
 	}
 	if (!have_load)

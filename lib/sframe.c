@@ -1,50 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * SFrame decoder shared by the kernel module and user space.  See sframe.h.
- *
- * Rules kept here so the same file builds in the kernel, in user space and
- * freestanding: no includes but sframe.h, no libc, no division, no floating
- * point, and every loop is bounded by a count already checked against the
- * section size.  All table bytes come through t->src.read().
+ * SFrame decoder shared by the kernel module and user space (sframe.h).
+ * It builds in the kernel, in user space and freestanding: no includes but
+ * lib/ headers, no libc, no division, no floating point; every loop is
+ * bounded by a count checked against the section size; every table byte
+ * comes through t->src.read().
  */
 #include "sframe.h"
+#include "arch.h"
+#include "le.h"
 
 #define E(x)	(-DUNWIND_SFRAME_##x)
-
-/* Little-endian loads from a byte buffer (no alignment assumed). */
-static __u32 sf_le16(const __u8 *p)
-{
-	return (__u32)p[0] | (__u32)p[1] << 8;
-}
-
-static __u32 sf_le32(const __u8 *p)
-{
-	return (__u32)p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 | (__u32)p[3] << 24;
-}
-
-static __u64 sf_le64(const __u8 *p)
-{
-	return (__u64)sf_le32(p) | (__u64)sf_le32(p + 4) << 32;
-}
-
-/* Two's complement reinterpretation without implementation-defined casts. */
-static __s64 sf_s64(__u64 v)
-{
-	if (v >> 63)
-		return -(__s64)(~v) - 1;
-	return (__s64)v;
-}
-
-static __s32 sf_sext(__u32 v, __u32 bytes)
-{
-	__u32 bits = bytes * 8;
-
-	if (bits < 32 && (v >> (bits - 1)) & 1)
-		v |= ~0u << bits;
-	if (v >> 31)
-		return -(__s32)(~v) - 1;
-	return (__s32)v;
-}
 
 /*
  * sf_read() - read @len bytes at section offset @off, which must lie in
@@ -147,7 +113,7 @@ int dunwind_sframe_open(struct dunwind_sframe_table *t, const struct dunwind_sfr
 	err = sf_read(src, 0, h, sizeof(h), src->size);
 	if (err)
 		return err;
-	magic = sf_le16(h);
+	magic = dunwind_le16(h);
 	if (magic == 0xe2de)		/* big-endian section */
 		return E(EOPNOTSUPP);
 	if (magic != DUNWIND_SFRAME_MAGIC)
@@ -157,16 +123,8 @@ int dunwind_sframe_open(struct dunwind_sframe_table *t, const struct dunwind_sfr
 		return E(EOPNOTSUPP);
 	t->flags = h[3];
 	t->abi = h[4];
-	switch (t->abi) {
-	case DUNWIND_SFRAME_ABI_AMD64_LE:
-		break;
-	case DUNWIND_SFRAME_ABI_AARCH64_BE:
-	case DUNWIND_SFRAME_ABI_AARCH64_LE:
-	case DUNWIND_SFRAME_ABI_S390X_BE:
-		return E(EOPNOTSUPP);
-	default:
-		return E(EINVAL);
-	}
+	if (t->abi != DUNWIND_ARCH_SFRAME_ABI)	/* another architecture's, or none */
+		return t->abi && t->abi <= DUNWIND_SFRAME_ABI_S390X_BE ? E(EOPNOTSUPP) : E(EINVAL);
 	if (t->flags & ~sf_flags_allowed(t->version))
 		return E(EINVAL);
 	t->fixed_fp = (__s8)h[5];
@@ -175,11 +133,11 @@ int dunwind_sframe_open(struct dunwind_sframe_table *t, const struct dunwind_sfr
 	if (!t->fixed_ra)
 		return E(EINVAL);
 	t->auxhdr_len = h[7];
-	t->num_fdes = sf_le32(h + 8);
-	t->num_fres = sf_le32(h + 12);
-	t->fre_len = sf_le32(h + 16);
-	fdeoff = sf_le32(h + 20);
-	freoff = sf_le32(h + 24);
+	t->num_fdes = dunwind_le32(h + 8);
+	t->num_fres = dunwind_le32(h + 12);
+	t->fre_len = dunwind_le32(h + 16);
+	fdeoff = dunwind_le32(h + 20);
+	freoff = dunwind_le32(h + 24);
 	t->fde_size = t->version == DUNWIND_SFRAME_V1 ? DUNWIND_SFRAME_FDE_V1_SIZE :
 		      t->version == DUNWIND_SFRAME_V2 ? DUNWIND_SFRAME_FDE_V2_SIZE :
 		      DUNWIND_SFRAME_FDE_V3_SIZE;
@@ -237,15 +195,15 @@ int dunwind_sframe_get_fde(const struct dunwind_sframe_table *t, __u32 idx,
 	fde->signal = 0;
 	fde->__pad = 0;
 	if (t->version == DUNWIND_SFRAME_V3) {
-		start = sf_s64(sf_le64(b));
-		fde->size = sf_le32(b + 8);
-		freoff = sf_le32(b + 12);
+		start = dunwind_s64(dunwind_le64(b));
+		fde->size = dunwind_le32(b + 8);
+		freoff = dunwind_le32(b + 12);
 		if ((__u64)freoff + DUNWIND_SFRAME_ATTR_V3_SIZE > t->fre_len)
 			return E(EINVAL);
 		err = sf_read(&t->src, t->fre_off + freoff, a, sizeof(a), fre_end);
 		if (err)
 			return err;
-		fde->num_fres = sf_le16(a);
+		fde->num_fres = dunwind_le16(a);
 		fde->info = a[2];
 		fde->info2 = a[3];
 		fde->rep_size = a[4];
@@ -255,10 +213,10 @@ int dunwind_sframe_get_fde(const struct dunwind_sframe_table *t, __u32 idx,
 		if (fde->fde_type > DUNWIND_SFRAME_FDE_FLEX)
 			return E(EOPNOTSUPP);
 	} else {
-		start = sf_sext(sf_le32(b), 4);
-		fde->size = sf_le32(b + 4);
-		freoff = sf_le32(b + 8);
-		fde->num_fres = sf_le32(b + 12);
+		start = dunwind_sext(dunwind_le32(b), 4);
+		fde->size = dunwind_le32(b + 4);
+		freoff = dunwind_le32(b + 8);
+		fde->num_fres = dunwind_le32(b + 12);
 		fde->info = b[16];
 		fde->rep_size =
 			t->version == DUNWIND_SFRAME_V1 ? DUNWIND_SFRAME_V1_REP_SIZE : b[17];
@@ -317,7 +275,7 @@ int dunwind_sframe_get_fre(const struct dunwind_sframe_table *t,
 	err = sf_read(&t->src, off, b, asz + 1, end);
 	if (err)
 		return err;
-	fre->start = asz == 1 ? b[0] : asz == 2 ? sf_le16(b) : sf_le32(b);
+	fre->start = asz == 1 ? b[0] : asz == 2 ? dunwind_le16(b) : dunwind_le32(b);
 	fre->info = b[asz];
 	fre->nwords = (fre->info >> 1) & 0xf;
 	wcode = (fre->info >> 5) & 3;
@@ -331,10 +289,10 @@ int dunwind_sframe_get_fre(const struct dunwind_sframe_table *t,
 		return err;
 	for (i = 0; i < fre->nwords; i++) {
 		const __u8 *p = b + asz + 1 + i * fre->word_size;
-		__u32 v = fre->word_size == 1 ? p[0] : fre->word_size == 2 ? sf_le16(p) :
-			  sf_le32(p);
+		__u32 v = fre->word_size == 1 ? p[0] : fre->word_size == 2 ? dunwind_le16(p) :
+			  dunwind_le32(p);
 
-		fre->words[i] = sf_sext(v, fre->word_size);
+		fre->words[i] = dunwind_sext(v, fre->word_size);
 	}
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * SFrame (.sframe, PT_GNU_SFRAME) decoder shared by the kernel module and
  * user space.  Versions 1, 2 (with and without FDE_FUNC_START_PCREL) and 3
- * (default and flex FDEs), AMD64 little-endian only.
+ * (default and flex FDEs), of the architecture it is built for (lib/arch.h).
  *
  * Pure C: only <linux/types.h> types, no libc or kernel calls, no malloc,
  * no floating point, no division, every loop bounded by counts that were
@@ -19,7 +19,7 @@
 #define DUNWIND_SFRAME_ENOENT		2	/* no FDE/FRE covers the PC */
 #define DUNWIND_SFRAME_EFAULT		14	/* read callback failed, or out of bounds */
 #define DUNWIND_SFRAME_EINVAL		22	/* malformed table */
-#define DUNWIND_SFRAME_EOPNOTSUPP	95	/* well-formed but not AMD64 LE / unknown version */
+#define DUNWIND_SFRAME_EOPNOTSUPP	95	/* well-formed but another arch / unknown version */
 
 /* On-disk constants (binutils include/sframe.h). */
 #define DUNWIND_SFRAME_MAGIC		0xdee2
