@@ -3,6 +3,7 @@
  * The x86-64 instructions the gap scan (gap_scan.c) knows: their length
  * and what each does to SP, to FP's save slot and to control flow.  A
  * short list of what glue code without CFI uses; anything else is unknown.
+ * The decoder is the architecture's: gap_insn_x86.c.
  */
 #ifndef DW_SFRAME_GAP_INSN_H
 #define DW_SFRAME_GAP_INSN_H

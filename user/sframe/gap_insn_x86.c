@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The instructions the gap scan knows (see gap_insn.h): legacy prefixes
+ * The x86-64 instructions the gap scan knows (see gap_insn.h): legacy prefixes
  * 0x66 and 0x2e, one REX, then a short list of one- and two-byte opcodes.
  * A store through SP or FP, or a write to SP other than push, pop,
  * add/sub $imm and mov %rbp, %rsp, makes an instruction unknown: it could
