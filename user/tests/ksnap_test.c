@@ -11,22 +11,13 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 #include "capture/capture.h"
 #include "symbols/kallsyms.h"
 #include "capture/ksnap.h"
 
 static char dir[] = "/tmp/dw_ksnap_test.XXXXXX";
 static char cap[128], ks[128], mods[128];
-
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
 
 /* Read @cap with the snapshot reader: the table, or NULL with @why. */
 static struct dw_kallsyms *read_back(char *why, size_t len, unsigned long *chunks)

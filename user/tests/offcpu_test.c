@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 #include "mkrec.h"
 #include "capture/capture.h"
 
@@ -25,18 +26,6 @@ static char cap[128], ksyms[128], out[128], err[128];
 #define GHOST	4194305U
 #define K_ON	0xffffffff81000010ULL	/* in on_cpu_work */
 #define K_OFF	0xffffffff81001010ULL	/* in schedule_block */
-
-static char *read_text(const char *path)
-{
-	static char buf[1 << 17];
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
 
 static int run(const char *fmt, const char *extra)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 #include "util/options.h"
 
 struct args {
@@ -225,30 +226,17 @@ TEST(help_wraps_within_80_columns)
 /* The output of @cmd (run with sh), or NULL. */
 static char *run(const char *fmt, const char *a, const char *b)
 {
-	char cmd[1024], *buf = NULL;
-	size_t len = 0, n;
-	char chunk[4096];
-	FILE *p, *m;
+	char cmd[1024];
 
 	snprintf(cmd, sizeof(cmd), fmt, a, b);
-	p = popen(cmd, "r");
-	if (!p)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	while (m && (n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, n, m);
-	if (m)
-		fclose(m);
-	if (pclose(p)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return cmd_output(cmd);
 }
 
 static char *read_all(const char *path)
 {
-	return run("cat '%s'%s 2>/dev/null", path, "");
+	size_t len;
+
+	return read_file(path, &len);
 }
 
 static const char *env_or(const char *name, const char *def)

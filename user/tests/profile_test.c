@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 #include "mkrec.h"
 #include "capture/capture.h"
 #include "output/flamegraph.h"
@@ -28,19 +29,6 @@
 
 static char dir[] = "/tmp/dw_profile_test.XXXXXX";
 static char cap[128], var[128];
-
-static int write_text(const char *path, const void *buf, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (!f)
-		return -1;
-	if (fwrite(buf, 1, len, f) != len) {
-		fclose(f);
-		return -1;
-	}
-	return fclose(f);
-}
 
 static int warnings;
 
@@ -94,8 +82,8 @@ static int write_capture(void)
 	snprintf(var, sizeof(var), "%s/variant", dir);
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
 	snprintf(pm, sizeof(pm), "/tmp/perf-%u.map", G);
-	write_text(ks, "ffffffff81000000 T a_fn\nffffffff81001000 t b_fn\t[m]\n", 50);
-	write_text(pm, "7f0000001000 100 jit_leaf\n7f0000002000 100 jit_main\n", 50);
+	write_file(ks, "ffffffff81000000 T a_fn\nffffffff81001000 t b_fn\t[m]\n", 50);
+	write_file(pm, "7f0000001000 100 jit_leaf\n7f0000002000 100 jit_main\n", 50);
 	dw_capture_create(&w, cap, &cfg);
 	dw_ksnap_write(&w, ks, NULL);
 	dw_capture_write(&w, mk_comm(&b, G, G, 1, "victim", 0));
@@ -180,7 +168,7 @@ TEST_F_TIMEOUT(capture, every_truncation_is_refused_with_a_reason_or_loads, 600)
 	size_t i, cuts = 0, bad = 0;
 
 	for (i = 0; i < self->len; i += 8, cuts++) {
-		write_text(var, self->file, i);
+		write_file(var, self->file, i);
 		if (exercise(var, self->null) < 0)
 			bad++;
 	}
@@ -196,7 +184,7 @@ TEST_F_TIMEOUT(capture, every_byte_flip_is_refused_with_a_reason_or_loads, 600)
 	for (i = 0; i < self->len; i++) {
 		for (k = 0; k < 3; k++) {
 			self->file[i] ^= flips[k];
-			write_text(var, self->file, self->len);
+			write_file(var, self->file, self->len);
 			r = exercise(var, self->null);
 			self->file[i] ^= flips[k];
 			if (r < 0)

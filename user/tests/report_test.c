@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 #include "mkrec.h"
 #include "capture/capture.h"
 #include "capture/ksnap.h"
@@ -30,39 +31,6 @@
 
 static char dir[] = "/tmp/dw_report_test.XXXXXX";
 static char bin[PATH_MAX], golden[PATH_MAX], perfmap[64];
-
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-			buf[n] = '\0';
-			*len = (size_t)n;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
-}
 
 /* Run a shell command in the test directory; its exit status or -1. */
 static int sh(const char *fmt, const char *arg)

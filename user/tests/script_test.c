@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 #include "mkrec.h"
 #include "capture/capture.h"
 #include "selfmap.h"
@@ -42,28 +43,6 @@ static const char expected[] =
 	"\t            1000 [unknown] ([kernel.kallsyms])\n"
 	"\t               0 [truncated: lost] ([truncated])\n"
 	"\n";
-
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
-static char *read_text(const char *path)
-{
-	static char buf[1 << 16];
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
 
 /* Run dunwind with @args; its exit status, or -1. */
 static int run(const char *args)

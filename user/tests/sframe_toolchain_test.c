@@ -14,39 +14,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 
 #define SRC	"../selftests/workloads/"
 
 static char dir[] = "/tmp/dw_sframe_toolchain.XXXXXX";
-
-/* The whole output of @cmd (NULL on failure; caller frees). */
-static char *slurp(const char *cmd)
-{
-	FILE *f = popen(cmd, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			char *p = realloc(buf, cap + 65536);
-
-			if (!p)
-				break;
-			buf = p;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	if (pclose(f) != 0 || !buf) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = 0;
-	return buf;
-}
 
 struct toolchain {
 	const char *name;
@@ -81,7 +53,7 @@ static const char *unusable(const struct toolchain *tc)
 		return system("echo 'int x;' | cc -Wa,--gsframe -x c -c -o /dev/null - "
 			      "2>/dev/null") ? "the assembler lacks --gsframe (binutils >= 2.40)"
 					     : NULL;
-	sysroot = slurp("../tools/toolchain path 2>/dev/null");
+	sysroot = cmd_output("../tools/toolchain path 2>/dev/null");
 	none = !sysroot || !*sysroot;
 	free(sysroot);
 	if (none)
@@ -131,9 +103,9 @@ FIXTURE_SETUP(built)
 		TH_LOG("%s cannot build %s with -Wa,--gsframe", variant->tc->name, variant->src);
 	snprintf(cmd, sizeof(cmd), "%s --sframe=.sframe %s 2>/dev/null", variant->tc->objdump,
 		 self->out);
-	self->theirs = slurp(cmd);
+	self->theirs = cmd_output(cmd);
 	snprintf(cmd, sizeof(cmd), "%s sframe dump %s 2>&1", dunwind, self->out);
-	self->ours = slurp(cmd);
+	self->ours = cmd_output(cmd);
 	self->c = self->theirs ? strstr(self->theirs, "Contents of the SFrame section") : NULL;
 }
 
