@@ -26,6 +26,47 @@ int dw_proc_maps_open(struct dw_proc_maps *it, int pid)
 }
 
 /**
+ * dw_proc_maps_from() - read mappings from a stream in the maps format
+ * @it:		the iterator
+ * @f:		the stream, closed by dw_proc_maps_close()
+ *
+ * Context: user space.
+ */
+void dw_proc_maps_from(struct dw_proc_maps *it, FILE *f)
+{
+	memset(it, 0, sizeof(*it));
+	it->f = f;
+}
+
+/**
+ * dw_maps_parse_line() - one line of /proc/PID/maps
+ * @line:	the line, NUL-terminated; cut at its newline and " (deleted)"
+ * @l:		set to what it says; @l->path points into @line
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL (not a mapping line: fields missing, an empty or
+ * reversed range).
+ */
+int dw_maps_parse_line(char *line, struct dw_maps_line *l)
+{
+	char *path, *del;
+	int pos = 0;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &l->start, &l->end, l->perms,
+		   &l->offset, &l->dev_major, &l->dev_minor, &l->ino, &pos) < 7 || !pos ||
+	    l->start >= l->end)
+		return -EINVAL;
+	path = line + pos;
+	path[strcspn(path, "\n")] = 0;
+	del = strstr(path, " (deleted)");
+	l->deleted = del && !del[10];
+	if (l->deleted)
+		*del = 0;
+	l->path = path;
+	return 0;
+}
+
+/**
  * dw_proc_maps_next() - the next mapping
  * @it:		the iterator
  *
@@ -37,25 +78,9 @@ int dw_proc_maps_open(struct dw_proc_maps *it, int pid)
  */
 const struct dw_maps_line *dw_proc_maps_next(struct dw_proc_maps *it)
 {
-	struct dw_maps_line *l = &it->cur;
-
-	while (it->f && getline(&it->line, &it->cap, it->f) > 0) {
-		char *path, *del;
-		int pos = 0;
-
-		if (sscanf(it->line, "%llx-%llx %7s %llx %x:%x %llu %n", &l->start, &l->end,
-			   l->perms, &l->offset, &l->dev_major, &l->dev_minor, &l->ino,
-			   &pos) < 7 || !pos || l->start >= l->end)
-			continue;
-		path = it->line + pos;
-		path[strcspn(path, "\n")] = 0;
-		del = strstr(path, " (deleted)");
-		l->deleted = del && !del[10];
-		if (l->deleted)
-			*del = 0;
-		l->path = path;
-		return l;
-	}
+	while (it->f && getline(&it->line, &it->cap, it->f) > 0)
+		if (!dw_maps_parse_line(it->line, &it->cur))
+			return &it->cur;
 	return NULL;
 }
 

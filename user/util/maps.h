@@ -33,6 +33,8 @@ struct dw_proc_maps {
 };
 
 int dw_proc_maps_open(struct dw_proc_maps *it, int pid);
+void dw_proc_maps_from(struct dw_proc_maps *it, FILE *f);
+int dw_maps_parse_line(char *line, struct dw_maps_line *l);
 const struct dw_maps_line *dw_proc_maps_next(struct dw_proc_maps *it);
 void dw_proc_maps_close(struct dw_proc_maps *it);
 
