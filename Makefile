@@ -74,7 +74,7 @@ unit: user
 	tools/rooms_check
 
 fuzz-short:
-	$(MAKE) -C fuzz run SECONDS=20
+	$(MAKE) -C fuzz run SECONDS=15
 
 fuzz:
 	$(MAKE) -C fuzz run SECONDS=600
