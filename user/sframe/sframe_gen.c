@@ -63,7 +63,17 @@ struct gen_ctx {
 	__u64 prev_hi;
 	int prev_entry;
 	int rbx;			/* DW_SFRAME_GEN_RBX: say where %rbx is */
+	__u64 deadline;			/* dw_now_ns() past which to give up */
+	unsigned int steps;		/* rows and gaps visited since the last look at the clock */
 };
+
+/* Past the time bound?  The clock is read every 1024 steps. */
+static int gen_late(struct gen_ctx *c)
+{
+	if (++c->steps & 1023)
+		return 0;
+	return dw_now_ns() > c->deadline ? -ETIME : 0;
+}
 
 static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sframe_enc_row *b)
 {
@@ -297,6 +307,9 @@ static int gen_range(struct gen_ctx *c, const struct dw_elf_range *rg)
 	c->next_idx = 0;
 	c->prev_entry = 0;
 	while (pc < rg->hi) {
+		err = gen_late(c);
+		if (err)
+			return err;
 		if (gen_frame(c, pc, &f)) {
 			err = gen_no_cfi(c, rg, pc, &hi);
 			if (err)
@@ -349,6 +362,24 @@ static int gen_range(struct gen_ctx *c, const struct dw_elf_range *rg)
 	return gen_end_run(c);
 }
 
+/*
+ * The executable ranges of @elf in @rg, their bytes counted in @st;
+ * -EFBIG past DW_SFRAME_GEN_MAX_EXEC (every byte is visited, and a
+ * segment's size in memory is the file's say).
+ */
+static int gen_exec_ranges(Elf *elf, struct dw_elf_range *rg, size_t *nrg, __u64 *base,
+			   struct dw_sframe_gen_stats *st)
+{
+	int err = dw_elf_exec_ranges(elf, rg, GEN_MAX_RANGES, nrg, base);
+	size_t i;
+
+	if (err)
+		return err;
+	for (i = 0; i < *nrg; i++)
+		st->exec_bytes += rg[i].hi - rg[i].lo;
+	return st->exec_bytes > DW_SFRAME_GEN_MAX_EXEC ? -EFBIG : 0;
+}
+
 static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sframe_gen_result *r)
 {
 	struct dw_sframe_enc_opts eo = { 0 };
@@ -366,11 +397,10 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
 	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
 		return -ENOEXEC;
-	err = dw_elf_exec_ranges(elf, rg, GEN_MAX_RANGES, &nrg, &base);
+	err = gen_exec_ranges(elf, rg, &nrg, &base, &r->stats);
 	if (err)
 		return err;
-	for (i = 0; i < nrg; i++)
-		r->stats.exec_bytes += rg[i].hi - rg[i].lo;
+	c.deadline = dw_now_ns() + (o->max_ms ? o->max_ms : DW_SFRAME_GEN_MAX_MS) * 1000000ULL;
 	if (dw_elf_section(elf, ".text", &sh) && sh.sh_type == SHT_PROGBITS) {
 		c.text.lo = sh.sh_addr;
 		c.text.hi = sh.sh_addr + sh.sh_size;
@@ -441,6 +471,8 @@ out:
  * Context: user space; reads the file with libelf/libdw, allocates.
  * Return: 0; -EINVAL for bad options (DW_SFRAME_GEN_RBX needs v3); -ENOEXEC if not an x86-64 ET_EXEC or
  * ET_DYN ELF file with an executable PT_LOAD; -ENODATA without any CFI;
+ * -EFBIG if its executable segments hold more than DW_SFRAME_GEN_MAX_EXEC
+ * bytes; -ETIME if it took longer than @o->max_ms;
  * -ERANGE if a v2 function start is beyond 2 GiB of the lowest executable
  * address; -ENOSYS if libelf is unusable; -ENOMEM.
  */

@@ -21,13 +21,23 @@
 					 DW_SFRAME_GEN_RBX)
 
 /*
+ * Bounds on one file (its owner controls it, the recorder may be root):
+ * the executable bytes it may claim (every one is visited) and the time
+ * its table may take; past either there is no table for it.
+ */
+#define DW_SFRAME_GEN_MAX_EXEC	(1ULL << 30)
+#define DW_SFRAME_GEN_MAX_MS	20000U
+
+/*
  * struct dw_sframe_gen_opts - what to generate.
  * @version:	DUNWIND_SFRAME_V2 or DUNWIND_SFRAME_V3; 0 means v2.
  * @flags:	DW_SFRAME_GEN_*.
+ * @max_ms:	give up after this long (-ETIME); 0: DW_SFRAME_GEN_MAX_MS.
  */
 struct dw_sframe_gen_opts {
 	unsigned int version;
 	unsigned int flags;
+	unsigned int max_ms;
 };
 
 /* Why a byte of executable code is not covered (dw_sframe_gen_stats.why[]). */

@@ -438,6 +438,12 @@ const char *dw_sframe_reg_strerror(int err)
 		       "(the module needs a build-id to match tables to files)";
 	case ENOEXEC:
 		return "not an x86-64 ELF executable or shared object";
+	case EFBIG:
+		return "its executable segments claim more than 1 GiB (a corrupt or hostile "
+		       "file): no table generated for it";
+	case ETIME:
+		return "generating its table took longer than the 20 s bound (a corrupt or "
+		       "hostile file): no table for it";
 	default:
 		return strerror(-err);
 	}
