@@ -4,14 +4,24 @@
  * one "START SIZE NAME" line per function (START and SIZE in hex, with or
  * without 0x; NAME may hold spaces).  Later lines win for the same range,
  * as code is regenerated; we keep the last entry with a given start.
+ *
+ * The file is the process owner's, read by a recorder that may run as
+ * root: it is opened only when it is a regular file (not a symbolic link,
+ * FIFO or device) owned by the process's user (or root), and read up to
+ * DW_PERFMAP_MAX_BYTES and DW_PERFMAP_MAX_SYMS; a message names the file
+ * and what it broke.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symbols/perfmap.h"
 #include "util/array.h"
+#include "util/log.h"
 #include "util/search.h"
 #include "util/text.h"
 
@@ -39,7 +49,20 @@ static int pm_cmp(const void *a, const void *b)
 struct pm_reader {
 	struct dw_perfmap *m;
 	size_t cap, seq;
+	size_t bytes;			/* read so far */
+	const char *path;		/* for messages */
 };
+
+/* The bounds in force (dw_perfmap_set_bounds()). */
+static size_t max_bytes = DW_PERFMAP_MAX_BYTES, max_syms = DW_PERFMAP_MAX_SYMS;
+
+/* Stop at a bound: say which.  Return: 1, to stop dw_text_lines(). */
+static int pm_full(struct pm_reader *r, size_t max, const char *what)
+{
+	dw_warn("%s: more than %zu %s: its JIT symbols are read up to there\n",
+		r->path, max, what);
+	return 1;
+}
 
 /* One "START SIZE NAME" line; malformed ones are skipped.  0 or -ENOMEM. */
 static int pm_line(char *line, void *arg)
@@ -51,6 +74,11 @@ static int pm_line(char *line, void *arg)
 	char *name;
 
 	r->seq++;
+	r->bytes += strlen(line);
+	if (r->bytes > max_bytes)
+		return pm_full(r, max_bytes, "bytes");
+	if (m->nr >= max_syms)
+		return pm_full(r, max_syms, "entries");
 	if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos || !size ||
 	    start + size < start)
 		return 0;
@@ -58,6 +86,8 @@ static int pm_line(char *line, void *arg)
 	name[strcspn(name, "\n")] = '\0';
 	if (!*name)
 		return 0;
+	if (strlen(name) > DW_PERFMAP_MAX_NAME)
+		name[DW_PERFMAP_MAX_NAME] = '\0';
 	if (DW_ARRAY_RESERVE(m->syms, r->cap, m->nr + 1, 64))
 		return -ENOMEM;
 	m->syms[m->nr].name = strdup(name);
@@ -70,16 +100,16 @@ static int pm_line(char *line, void *arg)
 }
 
 /* Read the lines of @f (closed here; NULL: errno says why). */
-static struct dw_perfmap *pm_read(FILE *f)
+static struct dw_perfmap *pm_read(FILE *f, const char *path)
 {
-	struct pm_reader r = { 0 };
+	struct pm_reader r = { .path = path };
 	struct dw_perfmap *m;
 	size_t i, j;
 
 	if (!f)
 		return NULL;
 	m = r.m = calloc(1, sizeof(*m));
-	if (!m || dw_text_lines(f, pm_line, &r)) {
+	if (!m || dw_text_lines(f, pm_line, &r) < 0) {
 		if (!m)
 			fclose(f);
 		dw_perfmap_free(m);
@@ -100,16 +130,88 @@ static struct dw_perfmap *pm_read(FILE *f)
 	return m;
 }
 
+/*
+ * The uid that may own @path besides root: the user of the process its
+ * name gives (perf-PID.map), else, for a process gone or a name without a
+ * pid, ours.
+ */
+static uid_t pm_owner(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	unsigned int pid;
+	char proc[32];
+	struct stat st;
+	int end = 0;
+
+	base = base ? base + 1 : path;
+	if (sscanf(base, "perf-%u.map%n", &pid, &end) == 1 && end && !base[end]) {
+		snprintf(proc, sizeof(proc), "/proc/%u", pid);
+		if (!stat(proc, &st))
+			return st.st_uid;
+	}
+	return geteuid();
+}
+
+/* Open @path if it is a perf map we may read (see the top); NULL: errno. */
+static FILE *pm_open(const char *path)
+{
+	char self[64], why[96];
+	struct stat st;
+	uid_t owner;
+	FILE *f;
+	int fd, rfd;
+
+	/* O_PATH: nothing of a device's or FIFO's is run before the checks. */
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	owner = pm_owner(path);
+	if (!S_ISREG(st.st_mode))
+		snprintf(why, sizeof(why), "%s", S_ISLNK(st.st_mode) ? "a symbolic link" :
+			 "not a regular file");
+	else if (st.st_uid && st.st_uid != owner)
+		snprintf(why, sizeof(why), "owned by uid %u, not by the process's user (uid %u)",
+			 (unsigned int)st.st_uid, (unsigned int)owner);
+	else if ((size_t)st.st_size > max_bytes)
+		snprintf(why, sizeof(why), "larger than %zu bytes", max_bytes);
+	else
+		why[0] = '\0';
+	if (why[0]) {
+		dw_warn("%s: %s: its JIT symbols are not read\n", path, why);
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	rfd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	close(fd);
+	if (rfd < 0)
+		return NULL;
+	f = fdopen(rfd, "r");
+	if (!f)
+		close(rfd);
+	return f;
+}
+
 /**
  * dw_perfmap_load() - read a perf map file
  * @path:	e.g. /tmp/perf-1234.map
  *
+ * Only a regular file that root or the user of process 1234 owns is read
+ * (ours when there is no such process), not a link, FIFO or device: a
+ * message says why another is not.
+ *
  * Context: user space, blocking I/O.  Malformed lines are skipped.
- * Return: the map, or NULL with errno set (from fopen(), ENOMEM).
+ * Return: the map, or NULL with errno set (from open(), EPERM: refused,
+ * ENOMEM).
  */
 struct dw_perfmap *dw_perfmap_load(const char *path)
 {
-	return pm_read(fopen(path, "re"));
+	return pm_read(pm_open(path), path);
 }
 
 /**
@@ -122,7 +224,20 @@ struct dw_perfmap *dw_perfmap_load(const char *path)
  */
 struct dw_perfmap *dw_perfmap_parse(const char *text, size_t len)
 {
-	return pm_read(dw_text_open(text, len, EINVAL));
+	return pm_read(dw_text_open(text, len, EINVAL), "(perf map text)");
+}
+
+/**
+ * dw_perfmap_set_bounds() - change what is read of one map
+ * @bytes:	bytes of text (0: DW_PERFMAP_MAX_BYTES)
+ * @syms:	entries (0: DW_PERFMAP_MAX_SYMS)
+ *
+ * Context: user space, before any load (tests use smaller bounds).
+ */
+void dw_perfmap_set_bounds(size_t bytes, size_t syms)
+{
+	max_bytes = bytes ? bytes : DW_PERFMAP_MAX_BYTES;
+	max_syms = syms ? syms : DW_PERFMAP_MAX_SYMS;
 }
 
 /**
