@@ -3,22 +3,64 @@
  * A live process's mapped file (procfile.h).  The build-id the module
  * recorded for the mapping decides which candidate is the mapped file;
  * without one, the first readable candidate is taken.
+ *
+ * Both are the owner's say, read by a recorder that may be root: only a
+ * regular file is a candidate, and /proc/PID/root/PATH only when it is
+ * the file PATH names inside that root (the kernel resolves an absolute
+ * symbolic link under /proc/PID/root in the reader's root, which would
+ * let a container's owner point the recorder at any file of the host).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "symbols/dso.h"
 #include "symbols/procfile.h"
 
-/* Is @file readable and, if @build_id is given, that file? */
+/*
+ * Is @file (/proc/@pid/root@path) the file @path names with symbolic
+ * links resolved inside the process's root?  Kernels without openat2()
+ * (before 5.6) cannot say: yes, as before.
+ */
+static int same_in_root(int pid, const char *path, const char *file)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	struct stat in, out;
+	char root[32];
+	int dfd, fd, same;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", pid);
+	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	fd = (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+	if (fd < 0) {
+		same = errno == ENOSYS;
+		close(dfd);
+		return same;
+	}
+	same = !fstat(fd, &in) && !stat(file, &out) && in.st_dev == out.st_dev &&
+	       in.st_ino == out.st_ino;
+	close(fd);
+	close(dfd);
+	return same;
+}
+
+/* Is @file a readable regular file and, if @build_id is given, that file? */
 static int is_mapped_file(struct dw_dso_cache *c, const char *file,
 			  const unsigned char *build_id, size_t build_id_size)
 {
+	struct stat st;
 	struct dw_dso *d;
 
-	if (access(file, R_OK))
+	if (stat(file, &st) || !S_ISREG(st.st_mode) || access(file, R_OK))
 		return 0;
 	if (!build_id_size)
 		return 1;
@@ -50,7 +92,7 @@ enum dw_proc_file_how dw_proc_file(struct dw_dso_cache *c, int pid, const char *
 {
 	if (path[0] == '/' && path[1] != '/' &&
 	    snprintf(buf, len, "/proc/%d/root%s", pid, path) < (int)len &&
-	    is_mapped_file(c, buf, build_id, build_id_size))
+	    is_mapped_file(c, buf, build_id, build_id_size) && same_in_root(pid, path, buf))
 		return DW_PROC_FILE_ROOT;
 	if (snprintf(buf, len, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, end) <
 	    (int)len && is_mapped_file(c, buf, build_id, build_id_size))
