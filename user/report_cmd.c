@@ -132,6 +132,28 @@ static int write_kallsyms(const struct dw_prof *p, const char *output, int quiet
 }
 
 /*
+ * perf.data's names for a machine without the recorded programs:
+ * OUTPUT.debug, a build-id directory for perf's --buildid-dir.
+ */
+static int write_debug_dir(const struct dw_prof *p, const char *output, int quiet)
+{
+	char dir[4096];
+	int n;
+
+	if ((size_t)snprintf(dir, sizeof(dir), "%s.debug", output) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	n = dw_perfdata_write_debug(p, dir);
+	if (n < 0) {
+		fprintf(stderr, "dunwind report: writing %s: %s\n", dir, strerror(-n));
+		return n;
+	}
+	if (!quiet)
+		fprintf(stderr, "dunwind report: names for where the programs are not in %s: "
+			"perf --buildid-dir %s report -i %s\n", dir, dir, output);
+	return 0;
+}
+
+/*
  * The text report of a capture with off-CPU samples: on-CPU time first,
  * then time blocked, each its own report (their weights do not add up).
  */
@@ -197,6 +219,8 @@ static int write_profile(FILE *f, const char *input, const struct dw_prof_opts *
 	e = fmt->write(f, p, &oa);
 	if (!e && fmt->kallsyms && dw_perfdata_has_kernel(p))
 		e = write_kallsyms(p, output, po->quiet);
+	if (!e && fmt->kallsyms)
+		e = write_debug_dir(p, output, po->quiet);
 	if (!fmt->text && !po->quiet)
 		say_written(p, output);
 	dw_prof_free(p);

@@ -13,5 +13,6 @@
 int dw_perfdata_write(FILE *f, const struct dw_prof *p);
 int dw_perfdata_write_kallsyms(FILE *f, const struct dw_prof *p);
 int dw_perfdata_has_kernel(const struct dw_prof *p);
+int dw_perfdata_write_debug(const struct dw_prof *p, const char *dir);
 
 #endif

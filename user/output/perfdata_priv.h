@@ -8,6 +8,7 @@
 #define DW_PERFDATA_PRIV_H
 
 #include <stddef.h>
+#include <string.h>
 #include <linux/perf_event.h>
 
 #include "analyze/profile.h"
@@ -72,6 +73,13 @@ struct perfdata {
 	int two;			/* two attributes: PERF_SAMPLE_IDENTIFIER */
 	int err;
 };
+
+/* The kernel's build-id in perf.data: "dunw" and the recording boot's id. */
+static inline void perfdata_kernel_id(const struct dw_prof *p, __u8 kid[20])
+{
+	memcpy(kid, "dunw", 4);
+	memcpy(kid + 4, p->hdr.boot_id, 16);
+}
 
 int perfdata_collect(struct perfdata *pd, const struct dw_prof *p);
 void perfdata_free(struct perfdata *pd);
