@@ -5,16 +5,24 @@
  * fields only) and gzipped with zlib.
  *
  * Samples carry two values, "samples"/"count" and "cpu"/"nanoseconds"
- * (the period), and labels pid, tid, thread (the name) and, for a stack
- * cut short, truncated (the reason).  Each location is one address of a
- * mapping (user file, [kernel.kallsyms] or a module) with its lines,
- * innermost inlined function first.
+ * (the period), and labels as perf's converter (perf_data_converter)
+ * names them: pid, tid, comm (the thread's name), event (in a profile
+ * with off-CPU samples: the sampling event's name or "offcpu-time") and,
+ * for a stack cut short, truncated (the reason).  Each location is one
+ * address of a mapping (user file, [kernel.kallsyms] or a module) with
+ * its lines, innermost inlined function first.
+ *
+ * pprof takes the first mapping for the main binary ("File:" in its
+ * reports): the mappings are written with the main executable's first,
+ * the file most samples start in (their outermost user frame), shared
+ * libraries only when no executable is found; each keeps its id.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "capture/event.h"
 #include "output/pprof.h"
 #include "util/array.h"
 
@@ -168,7 +176,63 @@ static int write_out(FILE *f, const unsigned char *data, size_t len, int gzip)
 struct pp {
 	struct pb pb, sub, sub2, packed;
 	struct strtab st;
+	const char *event;		/* the "event" label's on-CPU value, or NULL: none */
 };
+
+/* A shared library's name: "lib*.so" or "*.so.N...". */
+static int is_shared_lib(const char *file)
+{
+	const char *base = strrchr(file, '/'), *so;
+
+	base = base ? base + 1 : file;
+	so = strstr(base, ".so");
+	return so && (so[3] == '\0' || so[3] == '.');
+}
+
+/*
+ * The main binary's mapping (an index), for pprof's first place: the
+ * user file most samples' outermost user frame is in, executables before
+ * shared libraries; its lowest mapping.  -1 if no sample has a user frame.
+ */
+static long main_mapping(const struct dw_prof *p)
+{
+	unsigned long *votes = calloc(p->nr_mappings + 1, sizeof(*votes));
+	unsigned long best = 0;
+	long pick = -1;
+	size_t i, j;
+	int pass;
+
+	if (!votes)
+		return -1;
+	for (i = 0; i < p->nr_samples; i++) {
+		const struct dw_prof_sample *s = &p->samples[i];
+
+		for (j = s->nr; j-- > 0;) {
+			const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
+
+			if (!l->kernel && !l->marker && l->mapping) {
+				votes[l->mapping - 1]++;
+				break;
+			}
+		}
+	}
+	for (pass = 0; pass < 2 && pick < 0; pass++)
+		for (i = 0; i < p->nr_mappings; i++) {
+			const struct dw_prof_mapping *m = &p->mappings[i];
+
+			if (!votes[i] || m->kernel || !m->file || m->file[0] == '[' ||
+			    (!pass && is_shared_lib(m->file)) || votes[i] <= best)
+				continue;
+			best = votes[i];
+			pick = (long)i;
+		}
+	for (i = 0; pick >= 0 && i < (size_t)pick; i++)
+		if (p->mappings[i].file == p->mappings[pick].file &&
+		    p->mappings[i].start < p->mappings[pick].start)
+			pick = (long)i;
+	free(votes);
+	return pick;
+}
 
 /* Profile.sample (2): locations, values, pid/tid/thread/truncated labels. */
 static void put_samples(struct pp *w, const struct dw_prof *p, uint64_t *first, uint64_t *last)
@@ -188,7 +252,10 @@ static void put_samples(struct pp *w, const struct dw_prof *p, uint64_t *first, 
 		w->packed.len = 0;
 		label(&w->sub, &w->sub2, &w->st, "pid", NULL, s->pid);
 		label(&w->sub, &w->sub2, &w->st, "tid", NULL, s->tid);
-		label(&w->sub, &w->sub2, &w->st, "thread", s->comm, 0);
+		label(&w->sub, &w->sub2, &w->st, "comm", s->comm, 0);
+		if (w->event)
+			label(&w->sub, &w->sub2, &w->st, "event",
+			      s->flags & DUNWIND_SAMPLE_OFF_CPU ? DW_EVENT_OFFCPU_NAME : w->event, 0);
 		if (s->stop)
 			label(&w->sub, &w->sub2, &w->st, "truncated", dw_prof_stop_name(s->stop), 0);
 		pb_msg(&w->pb, 2, &w->sub);
@@ -199,14 +266,25 @@ static void put_samples(struct pp *w, const struct dw_prof *p, uint64_t *first, 
 	}
 }
 
-/* Profile.mapping (3), with the build-id as hex. */
+/* Profile.mapping (3), with the build-id as hex; the main binary's first. */
 static void put_mappings(struct pp *w, const struct dw_prof *p, int inline_frames)
 {
-	size_t i, j;
+	long first = main_mapping(p);
+	size_t k, i, j;
 
-	for (i = 0; i < p->nr_mappings; i++) {
-		const struct dw_prof_mapping *m = &p->mappings[i];
+	for (k = 0; k < p->nr_mappings + (first >= 0); k++) {
+		const struct dw_prof_mapping *m;
 		char hex[41] = "";
+
+		if (first < 0)
+			i = k;
+		else if (k == 0)
+			i = (size_t)first;
+		else if (k - 1 == (size_t)first)
+			continue;
+		else
+			i = k - 1;
+		m = &p->mappings[i];
 
 		for (j = 0; j < m->build_id_size && j < 20; j++)
 			sprintf(hex + 2 * j, "%02x", m->build_id[j]);
@@ -272,23 +350,32 @@ static void put_locations(struct pp *w, const struct dw_prof *p, int inline_fram
  */
 int dw_pprof_write(FILE *f, const struct dw_prof *p, int inline_frames, int gzip)
 {
+	int clock = p->hdr.event <= DUNWIND_EVENT_TASK_CLOCK;
+	/* The period's unit: time for the clocks, counts for the hardware events. */
+	const char *type = clock ? "cpu" : dw_event_name(p->hdr.event);
+	const char *unit = clock ? "nanoseconds" : "count";
 	struct pp w = { 0 };
 	uint64_t first = UINT64_MAX, last = 0;
+	size_t i;
 	int err;
 
+	for (i = 0; i < p->nr_samples && !w.event; i++)
+		if (p->samples[i].flags & DUNWIND_SAMPLE_OFF_CPU)
+			w.event = dw_event_name((int)p->hdr.event);
 	pb_len(&w.st.out, 6, "", 0);	/* string_table[0] = "" */
 	value_type(&w.pb, &w.sub, 1, &w.st, "samples", "count");
-	value_type(&w.pb, &w.sub, 1, &w.st, "cpu", "nanoseconds");
+	value_type(&w.pb, &w.sub, 1, &w.st, type, unit);
 	put_samples(&w, p, &first, &last);
 	put_mappings(&w, p, inline_frames);
 	put_locations(&w, p, inline_frames);
 	pb_uint(&w.pb, 9, p->hdr.created_realtime_ns);
 	if (first <= last)
 		pb_uint(&w.pb, 10, last - first);
-	value_type(&w.pb, &w.sub, 11, &w.st, "cpu", "nanoseconds");
+	/* period_type and period: the sampling event's, as perf's converter sets them. */
+	value_type(&w.pb, &w.sub, 11, &w.st, type, unit);
 	pb_uint(&w.pb, 12, p->hdr.sample_period ? p->hdr.sample_period :
-		p->hdr.sample_freq ? 1000000000ULL / p->hdr.sample_freq : 0);
-	pb_uint(&w.pb, 14, (uint64_t)str_index(&w.st, "cpu"));
+		clock && p->hdr.sample_freq ? 1000000000ULL / p->hdr.sample_freq : 0);
+	pb_uint(&w.pb, 14, (uint64_t)str_index(&w.st, type));
 	/* The string table goes last: it is complete only now. */
 	pb_bytes(&w.pb, w.st.out.b, w.st.out.len);
 	err = w.pb.err ? w.pb.err : w.sub.err ? w.sub.err : w.sub2.err ? w.sub2.err :
