@@ -44,7 +44,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/dunwind-$(DKMS_VERSION)
 export KDIR KVER
 
 .PHONY: all module user selftests deps unit fuzz fuzz-short vmtest check demo \
-	install install-user install-dkms install-udev dkms clean bench programs
+	install install-user install-dkms install-udev dkms clean bench programs clients
 
 all: module user
 
@@ -96,6 +96,12 @@ demo:
 
 bench: user
 	tools/bench
+
+# The exports read by the real tools (perf without the programs, go tool
+# pprof, speedscope in Chromium, perf script's form): one VM boot, kept out
+# of 'make check' for Chromium's and go's weight.
+clients: module user selftests
+	tools/clients_test
 
 # Stock Debian programs (gzip, sort | xz, python3...) profiled as a user would.
 programs: module user
