@@ -12,8 +12,9 @@
  * - PERF_RECORD_MMAP2 with the file's build-id (MISC_MMAP_BUILD_ID) for
  *   each MMAP record.  The module writes a mapping just before the first
  *   user stack that needs it, after the samples of that stack: its time
- *   here is that of the process's latest exec before it (0 if none), so
- *   that perf knows it for every sample of that process image;
+ *   here is that of the process's latest exec before it (0 if none), or
+ *   of its first sample with a user frame in it if earlier (inside the
+ *   exec), so that perf knows it for every sample of that process image;
  * - PERF_RECORD_SAMPLE (IP, TID, TIME, CPU, PERIOD, CALLCHAIN) per kept
  *   sample: PERF_CONTEXT_KERNEL, the kernel frames, PERF_CONTEXT_USER, the
  *   user frames, leaf first; truncation markers are left out.

@@ -160,6 +160,32 @@ static int fork_exit_rec(const struct dunwind_rec_task *t, void *arg)
 	return 0;
 }
 
+/*
+ * The earliest time before @t of a sample of @pid with a user frame in
+ * [@start, @end), else @t: a sample taken inside the exec (before its
+ * COMM record) already has the new image's user stack.
+ */
+static __u64 first_use(const struct dw_prof *p, __u32 pid, __u64 start, __u64 end, __u64 t)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nr_samples; i++) {
+		const struct dw_prof_sample *s = &p->samples[i];
+
+		if (s->pid != pid || s->time >= t)
+			continue;
+		for (j = 0; j < s->nr; j++) {
+			const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
+
+			if (!l->kernel && !l->marker && l->ip >= start && l->ip < end) {
+				t = s->time;
+				break;
+			}
+		}
+	}
+	return t;
+}
+
 /* PERF_RECORD_MMAP2 from an MMAP record, at its process's latest exec. */
 static int mmap_rec(const struct dunwind_rec_mmap *m, void *arg)
 {
@@ -167,7 +193,7 @@ static int mmap_rec(const struct dunwind_rec_mmap *m, void *arg)
 	size_t plen = m->hdr.size - sizeof(*m);
 	char *path = calloc(1, plen + 1);
 	__u16 misc = PERF_RECORD_MISC_USER;
-	__u64 t = exec_time(pd, m->pid);
+	__u64 t = first_use(pd->prof, m->pid, m->start, m->end, exec_time(pd, m->pid));
 	size_t off;
 
 	if (!path) {
@@ -336,6 +362,7 @@ int perfdata_collect(struct perfdata *pd, const struct dw_prof *p)
 	for (i = 0; i < p->nr_samples && !pd->two; i++)
 		pd->two = !!(p->samples[i].flags & DUNWIND_SAMPLE_OFF_CPU);
 	kernel_mmap(pd, p);
+	pd->prof = p;
 	for (off = 0; off < p->tasks.len; off += rec->size) {
 		rec = (const void *)(p->tasks.p + off);
 		if (dw_rec_dispatch(&task_ops, rec, p->tasks.len - off, pd))

@@ -70,6 +70,7 @@ struct perfdata {
 	/* The latest exec time of each pid seen (pid, time pairs). */
 	struct { __u32 pid; __u64 time; } *execs;
 	size_t nr_execs, cap_execs;
+	const struct dw_prof *prof;	/* the profile being written */
 	int two;			/* two attributes: PERF_SAMPLE_IDENTIFIER */
 	int err;
 };
