@@ -112,7 +112,7 @@ TEST_F(zrec, writes_a_version_3_zstd_capture_with_samples)
 	const struct dunwind_rec_header *h;
 	int samples = 0;
 
-	ASSERT_EQ(0, dw_capture_open(&r, ZCAP)) TH_LOG("%s", r.err);
+	ASSERT_EQ(0, dw_capture_open(&r, ZCAP));	/* says why not */
 	EXPECT_EQ(3u, r.hdr.version);
 	EXPECT_EQ((__u32)DW_CAPTURE_ZSTD, r.hdr.compression);
 	while ((h = dw_capture_next(&r)))
@@ -141,7 +141,7 @@ TEST_F(zrec, the_symbol_snapshots_are_made_from_the_compressed_records)
 	ASSERT_NE(NULL, err);
 	EXPECT_EQ(NULL, strstr(err, "back for its symbols")) TH_LOG("%s", err);
 	free(err);
-	ASSERT_EQ(0, dw_capture_open(&r, ZCAP)) TH_LOG("%s", r.err);
+	ASSERT_EQ(0, dw_capture_open(&r, ZCAP));	/* says why not */
 	while ((h = dw_capture_next_any(&r)))
 		usyms += h->type == DW_REC_USYMS;
 	dw_capture_release(&r);

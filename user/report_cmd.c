@@ -181,6 +181,7 @@ static int do_report_apart(FILE *f, const char *input, const struct dw_prof_opts
 	}
 	dw_prof_free(p);
 	one.cpu_time = DW_PROF_OFF_CPU;
+	one.read_before = 1;	/* a cut capture was said once */
 	if (dw_prof_load(&p, input, &one))
 		return -EINVAL;		/* said */
 	fprintf(f, "#\n");

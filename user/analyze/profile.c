@@ -367,14 +367,11 @@ int dw_prof_load(struct dw_prof **out, const char *path, const struct dw_prof_op
 	int e;
 
 	*out = NULL;
-	e = dw_capture_open(&r, path);
-	if (e) {
-		dw_warn("%s: %s\n", path, e == -ENOENT ?
-			"no such file: record one with 'dunwind record' or give -i FILE" : r.err);
+	e = dw_capture_open(&r, path);	/* says why it failed */
+	if (e)
 		return e;
-	}
-	if (r.cut)
-		dw_warn("%s: %s\n", path, r.err);
+	if (!o->read_before)
+		dw_capture_warn_cut(&r);
 	p = prof_new(&r.hdr, o);
 	st = dw_stitch_new();
 	snap = dw_ksnap_new();

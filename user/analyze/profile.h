@@ -51,6 +51,7 @@ struct dw_prof_opts {
 	int cpu_time;			/* DW_PROF_ON_CPU / DW_PROF_OFF_CPU: keep only those */
 	const char *comm;		/* keep only threads with this name */
 	int quiet;			/* no warnings (dw_warn()) */
+	int read_before;		/* the capture was loaded before: a cut is not said again */
 	int no_demangle;		/* keep C++/Rust names mangled */
 };
 

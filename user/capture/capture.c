@@ -16,15 +16,25 @@
 #include "capture/capture.h"
 #include "capture/compress.h"
 #include "util/array.h"
+#include "util/log.h"
 
+/* The capture's name in messages. */
+const char *dw_capture_name(const struct dw_capture_reader *r)
+{
+	return r->path ? r->path : "capture";
+}
+
+/* Say why @r's capture is refused (once, here) and return -EINVAL. */
 __attribute__((format(printf, 2, 3)))
 static int fail(struct dw_capture_reader *r, const char *fmt, ...)
 {
+	char why[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	dw_warn("%s: %s\n", dw_capture_name(r), why);
 	return -EINVAL;
 }
 
@@ -109,15 +119,33 @@ static void cut_at(struct dw_capture_reader *r, __u64 pos, __u64 count)
 	else
 		r->missing = r->len - pos;
 	r->len = pos;
-	if (finished)
-		snprintf(r->err, sizeof(r->err), "cut short: %llu of %llu records read, "
-			 "%llu %sbytes missing at the end",
-			 (unsigned long long)count, (unsigned long long)r->hdr.record_count,
-			 (unsigned long long)r->missing, r->hdr.compression ? "compressed " : "");
+	r->whole = count;
+}
+
+/**
+ * dw_capture_warn_cut() - say what a capture cut short is missing
+ * @r:		reader from dw_capture_parse() or dw_capture_open() with @r->cut
+ *		set; nothing is said otherwise
+ *
+ * Context: user space.  Reading a cut capture succeeds (its whole records
+ * are used): whoever uses them says so once, through dw_warn(), naming the
+ * capture (a second read of the same file need not).
+ */
+void dw_capture_warn_cut(const struct dw_capture_reader *r)
+{
+	const char *name = dw_capture_name(r);
+
+	if (!r->cut)
+		return;
+	if (r->hdr.record_bytes || r->hdr.record_count)
+		dw_warn("%s: cut short: %llu of %llu records read, %llu %sbytes missing at "
+			"the end\n", name, (unsigned long long)r->whole,
+			(unsigned long long)r->hdr.record_count, (unsigned long long)r->missing,
+			r->hdr.compression ? "compressed " : "");
 	else
-		snprintf(r->err, sizeof(r->err), "cut short (the recording was killed, or its "
-			 "disk filled): %llu whole records read, %llu bytes of a record missing "
-			 "at the end", (unsigned long long)count, (unsigned long long)r->missing);
+		dw_warn("%s: cut short (the recording was killed, or its disk filled): %llu "
+			"whole records read, %llu bytes of a record missing at the end\n",
+			name, (unsigned long long)r->whole, (unsigned long long)r->missing);
 }
 
 static int check_records(struct dw_capture_reader *r)
@@ -167,35 +195,20 @@ static int copy_records(struct dw_capture_reader *r, const unsigned char *src)
 {
 	r->data = malloc(r->len ? r->len : 1);
 	if (!r->data) {
-		snprintf(r->err, sizeof(r->err), "out of memory (%llu bytes of records)",
-			 (unsigned long long)r->len);
+		dw_warn("%s: out of memory (%llu bytes of records)\n", dw_capture_name(r),
+			(unsigned long long)r->len);
 		return -ENOMEM;
 	}
 	memcpy(r->data, src, r->len);
 	return 0;
 }
 
-/**
- * dw_capture_parse() - validate a capture held in memory and copy its records
- * @r:		reader to initialise; release with dw_capture_release()
- * @buf:	the whole file (any alignment)
- * @len:	its length
- *
- * Context: user space.  Checks the header, that the records exactly fill
- * the rest of the file (decompressed first if the capture is compressed),
- * and every record with dunwind_rec_check().  A capture cut short (its
- * header never finished, or counting more bytes than follow) is read up to
- * its last whole record: @r->cut and @r->missing are set and @r->err says
- * what is missing.
- * Return: 0; -EINVAL with @r->err set if the capture is malformed;
- * -ENOMEM.
- */
-int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
+/* dw_capture_parse() for a reader whose @path is set. */
+static int parse(struct dw_capture_reader *r, const void *buf, size_t len)
 {
 	const unsigned char *src;
 	int err;
 
-	memset(r, 0, sizeof(*r));
 	err = check_header(r, buf, len);
 	if (err)
 		return err;
@@ -213,13 +226,36 @@ int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
 }
 
 /**
+ * dw_capture_parse() - validate a capture held in memory and copy its records
+ * @r:		reader to initialise; release with dw_capture_release()
+ * @buf:	the whole file (any alignment)
+ * @len:	its length
+ *
+ * Context: user space.  Checks the header, that the records exactly fill
+ * the rest of the file (decompressed first if the capture is compressed),
+ * and every record with dunwind_rec_check().  A capture cut short (its
+ * header never finished, or counting more bytes than follow) is read up to
+ * its last whole record: @r->cut, @r->missing and @r->whole are set
+ * (dw_capture_warn_cut() says what is missing).
+ * Return: 0; -EINVAL if the capture is malformed, -E2BIG or -ENOMEM, each
+ * said through dw_warn() naming the record or byte concerned.
+ */
+int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	return parse(r, buf, len);
+}
+
+/**
  * dw_capture_open() - read and validate the capture file @path
  * @r:		reader to initialise; release with dw_capture_release()
  * @path:	file name
  *
  * Context: user space, blocking I/O; reads the whole file into memory.
- * Return: 0; -errno from open()/read() or -ENOMEM, or -EINVAL for a
- * malformed capture; @r->err says what went wrong in every case.
+ * @r->path is @path (kept, not copied) for dw_capture_warn_cut().
+ * Return: 0; -errno from open()/read() (-ENOENT: no such file), -ENOMEM,
+ * -E2BIG, or -EINVAL for a malformed capture; each said through dw_warn()
+ * naming @path.
  */
 int dw_capture_open(struct dw_capture_reader *r, const char *path)
 {
@@ -228,10 +264,15 @@ int dw_capture_open(struct dw_capture_reader *r, const char *path)
 	int fd, err;
 
 	memset(r, 0, sizeof(*r));
+	r->path = path;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		snprintf(r->err, sizeof(r->err), "%s", strerror(errno));
+		if (err == -ENOENT)
+			dw_warn("%s: no such file: record one with 'dunwind record' or give "
+				"-i FILE\n", path);
+		else
+			dw_warn("%s: cannot open it: %s\n", path, strerror(-err));
 		return err;
 	}
 	for (;;) {
@@ -239,7 +280,7 @@ int dw_capture_open(struct dw_capture_reader *r, const char *path)
 
 		if (DW_ARRAY_RESERVE(buf, cap, len + 1, 1 << 16)) {
 			err = -ENOMEM;
-			snprintf(r->err, sizeof(r->err), "out of memory");
+			dw_warn("%s: out of memory reading it (%zu bytes so far)\n", path, len);
 			goto out;
 		}
 		n = read(fd, buf + len, cap - len);
@@ -247,14 +288,14 @@ int dw_capture_open(struct dw_capture_reader *r, const char *path)
 			continue;
 		if (n < 0) {
 			err = -errno;
-			snprintf(r->err, sizeof(r->err), "read: %s", strerror(errno));
+			dw_warn("%s: read failed at byte %zu: %s\n", path, len, strerror(-err));
 			goto out;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
-	err = dw_capture_parse(r, buf, len);
+	err = parse(r, buf, len);
 out:
 	free(buf);
 	close(fd);

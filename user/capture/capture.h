@@ -108,8 +108,9 @@ struct dw_capture_writer {
 
 /*
  * A capture file read and validated as a whole: @data holds the records,
- * 8-byte aligned.  @err describes the first problem found, or, for a
- * capture that was cut short (@cut) and still read, what is missing.
+ * 8-byte aligned.  Why a capture is refused is said through dw_warn() when
+ * it is read; what a capture cut short (@cut) and still read is missing,
+ * by dw_capture_warn_cut().
  */
 struct dw_capture_reader {
 	struct dw_capture_header hdr;
@@ -120,7 +121,8 @@ struct dw_capture_reader {
 	int cut;			/* the file ends early: read up to its last whole record */
 	__u64 missing;			/* bytes known to be missing at the end (cut) */
 	__u64 zlen;			/* compressed: bytes of the stream in the file */
-	char err[256];
+	__u64 whole;			/* cut: the whole records read */
+	const char *path;		/* dw_capture_open()'s @path (messages); NULL: parsed */
 };
 
 /* Writes reach the file in batches of this many bytes (and at each flush);
@@ -142,6 +144,8 @@ int dw_capture_parse(struct dw_capture_reader *r, const void *buf, size_t len);
 int dw_capture_open(struct dw_capture_reader *r, const char *path);
 const struct dunwind_rec_header *dw_capture_next(struct dw_capture_reader *r);
 const struct dunwind_rec_header *dw_capture_next_any(struct dw_capture_reader *r);
+void dw_capture_warn_cut(const struct dw_capture_reader *r);
+const char *dw_capture_name(const struct dw_capture_reader *r);
 int dw_capture_same_boot(const struct dw_capture_header *h);
 void dw_capture_release(struct dw_capture_reader *r);
 

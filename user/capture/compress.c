@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "capture/compress.h"
+#include "util/log.h"
 
 struct dw_capture_zstd {
 	ZSTD_CCtx *cctx;
@@ -181,10 +182,11 @@ static int grow(unsigned char **buf, size_t *cap)
 
 /*
  * Decompress @src into *@out (*@len bytes); 1 if the stream ends inside a
- * frame (cut), 0 if it ends at a frame's end, or -errno with @err set.
+ * frame (cut), 0 if it ends at a frame's end, or -errno, said through
+ * dw_warn() naming the capture @name.
  */
 static int inflate(ZSTD_DCtx *d, const void *src, size_t slen, unsigned char **out,
-		   size_t *len, char *err, size_t errlen)
+		   size_t *len, const char *name)
 {
 	ZSTD_inBuffer in = { src, slen, 0 };
 	size_t cap = 0, ret = 0;
@@ -196,17 +198,20 @@ static int inflate(ZSTD_DCtx *d, const void *src, size_t slen, unsigned char **o
 		ZSTD_outBuffer o;
 
 		if (*len == cap && (e = grow(out, &cap))) {
-			snprintf(err, errlen, e == -E2BIG ? "the compressed records inflate to "
-				 "more than %llu bytes" : "out of memory (%llu bytes of records)",
-				 (unsigned long long)(e == -E2BIG ? DW_CAPTURE_RAW_MAX : cap * 2));
+			if (e == -E2BIG)
+				dw_warn("%s: the compressed records inflate to more than %llu "
+					"bytes\n", name, (unsigned long long)DW_CAPTURE_RAW_MAX);
+			else
+				dw_warn("%s: out of memory (%llu bytes of records)\n", name,
+					(unsigned long long)cap * 2);
 			return e;
 		}
 		o = (ZSTD_outBuffer){ *out, cap, *len };
 		ret = ZSTD_decompressStream(d, &o, &in);
 		*len = o.pos;
 		if (ZSTD_isError(ret)) {
-			snprintf(err, errlen, "compressed records damaged near byte %zu of the "
-				 "stream: %s", in.pos, ZSTD_getErrorName(ret));
+			dw_warn("%s: compressed records damaged near byte %zu of the stream: %s\n",
+				name, in.pos, ZSTD_getErrorName(ret));
 			return -EINVAL;
 		}
 		if (in.pos == in.size && o.pos < o.size)
@@ -225,7 +230,8 @@ static int inflate(ZSTD_DCtx *d, const void *src, size_t slen, unsigned char **o
  * read up to the last byte that decompresses (@r->cut is set); only a
  * finished capture of the right length whose stream is cut is damaged.
  * Return: 0; -EINVAL (damaged), -E2BIG (inflates to more than
- * DW_CAPTURE_RAW_MAX) or -ENOMEM, with @r->err set.
+ * DW_CAPTURE_RAW_MAX) or -ENOMEM, said through dw_warn() naming the
+ * capture.
  */
 int dw_capture_zstd_read(struct dw_capture_reader *r, const void *src, size_t len)
 {
@@ -236,14 +242,15 @@ int dw_capture_zstd_read(struct dw_capture_reader *r, const void *src, size_t le
 
 	r->zlen = len;
 	if (!d) {
-		snprintf(r->err, sizeof(r->err), "out of memory (zstd)");
+		dw_warn("%s: out of memory (zstd)\n", dw_capture_name(r));
 		return -ENOMEM;
 	}
-	ret = len ? inflate(d, src, len, &out, &olen, r->err, sizeof(r->err)) : 1;
+	ret = len ? inflate(d, src, len, &out, &olen, dw_capture_name(r)) : 1;
 	ZSTD_freeDCtx(d);
 	if (ret == 1 && !r->cut) {
-		snprintf(r->err, sizeof(r->err), "the compressed records end inside a zstd "
-			 "frame, though the header says the capture is whole: it is damaged");
+		dw_warn("%s: the compressed records end inside a zstd frame (byte %zu of the "
+			"stream), though the header says the capture is whole: it is damaged\n",
+			dw_capture_name(r), len);
 		ret = -EINVAL;
 	}
 	if (ret < 0) {
@@ -253,7 +260,7 @@ int dw_capture_zstd_read(struct dw_capture_reader *r, const void *src, size_t le
 	r->data = out ? out : malloc(1);
 	r->len = olen;
 	if (!r->data) {
-		snprintf(r->err, sizeof(r->err), "out of memory");
+		dw_warn("%s: out of memory\n", dw_capture_name(r));
 		return -ENOMEM;
 	}
 	return 0;

@@ -26,10 +26,12 @@ static struct dw_kallsyms *read_back(char *why, size_t len, unsigned long *chunk
 	const struct dunwind_rec_header *rec;
 	struct dw_kallsyms *k = NULL;
 	struct dw_ksnap *s;
+	int e;
 
 	*chunks = 0;
-	if (dw_capture_open(&r, cap)) {
-		snprintf(why, len, "%s", r.err);
+	e = dw_capture_open(&r, cap);	/* says why it failed */
+	if (e) {
+		snprintf(why, len, "%s: %s", cap, strerror(-e));
 		return NULL;
 	}
 	s = dw_ksnap_new();
