@@ -370,9 +370,7 @@ int perfdata_collect(struct perfdata *pd, const struct dw_prof *p)
 	}
 	for (i = 0; i < p->nr_samples; i++)
 		sample_rec(pd, p, &p->samples[i]);
-	/* The kernel: "dunw" and the boot id name the recording boot. */
-	memcpy(kid, "dunw", 4);
-	memcpy(kid + 4, p->hdr.boot_id, 16);
+	perfdata_kernel_id(p, kid);
 	add_build_id(pd, PERF_RECORD_MISC_KERNEL, kid, sizeof(kid), "[kernel.kallsyms]");
 	ret = pd->err ? pd->err : pd->recs.err ? pd->recs.err : pd->bids.err;
 	if (!ret)
