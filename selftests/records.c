@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Collect and query the records a selftest drained (see records.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -185,6 +186,32 @@ size_t dw_records_samples_for(const struct dw_records *r, __u64 cookie)
 			n++;
 	}
 	return n;
+}
+
+/**
+ * dw_records_unanswered() - samples that promised a user stack and did not get one
+ * @checked: if not NULL, gets the number of SAMPLE records with a cookie
+ * Context: user space.  Names the first 5 on stdout, as TAP comments.
+ * Return: the SAMPLE records with a cookie that not exactly one USER_STACK carries.
+ */
+size_t dw_records_unanswered(const struct dw_records *r, size_t *checked)
+{
+	size_t i, n, bad = 0, seen = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct dunwind_rec_sample *s = (const void *)r->v[i];
+
+		if (r->v[i]->type != DUNWIND_REC_SAMPLE || !s->cookie)
+			continue;
+		seen++;
+		n = dw_records_stacks_for(r, s->cookie, NULL);
+		if (n != 1 && bad++ < 5)
+			printf("# tid %u cookie %llu flags %#x: %zu user stacks\n", s->tid,
+			       (unsigned long long)s->cookie, s->flags, n);
+	}
+	if (checked)
+		*checked = seen;
+	return bad;
 }
 
 /**

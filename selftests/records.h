@@ -49,6 +49,11 @@ size_t dw_records_stacks_for(const struct dw_records *r, __u64 cookie,
 			     const struct dunwind_rec_user_stack **last);
 /* SAMPLE records carrying @cookie. */
 size_t dw_records_samples_for(const struct dw_records *r, __u64 cookie);
+/*
+ * SAMPLE records with a cookie but not exactly one USER_STACK for it (the
+ * first 5 named on stdout); *@checked, if not NULL, gets those with a cookie.
+ */
+size_t dw_records_unanswered(const struct dw_records *r, size_t *checked);
 /* Join samples with their stacks (user/analyze/stitch.h) and call @fn per sample. 0 or -errno. */
 int dw_records_stitch(const struct dw_records *r, dw_stitched_fn fn, void *arg,
 		      struct dw_stitch_counts *counts);

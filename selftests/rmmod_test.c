@@ -173,7 +173,7 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 300)
 	struct dw_workload w;
 	struct dw_session s;
 	__u64 owed, lost_samples;
-	size_t i, bad = 0;
+	size_t bad;
 	int ret, tries, awake = -1;
 	long end;
 
@@ -222,13 +222,7 @@ TEST_F_TIMEOUT(rmmod, blocked_walks_answered_then_unloads, 300)
 	ASSERT_EQ(0, dw_session_stats(&s, &after));
 
 	/* Every cookie answered exactly once, the sleepers' with SESSION. */
-	for (i = 0; i < r.n; i++) {
-		const struct dunwind_rec_sample *sm = (const void *)r.v[i];
-
-		if (sm->hdr.type == DUNWIND_REC_SAMPLE && sm->cookie &&
-		    dw_records_stacks_for(&r, sm->cookie, NULL) != 1)
-			bad++;
-	}
+	bad = dw_records_unanswered(&r, NULL);
 	EXPECT_EQ(0, bad) TH_LOG("%zu samples without exactly one USER_STACK", bad);
 	EXPECT_EQ(after.samples_deferred, after.walks);
 	EXPECT_GE(stacks_with_stop(&r, DUNWIND_STOP_SESSION), owed);
