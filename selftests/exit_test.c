@@ -94,7 +94,7 @@ FIXTURE_SETUP(exiting)
 		if (ret)
 			dw_workload_stop(&w);
 		ASSERT_EQ(0, ret) TH_LOG("session: %s", strerror(-ret));
-		for (left = 100; left > 0 && dw_workload_wait(&w, 0); left--)
+		for (left = 300; left > 0 && dw_workload_wait(&w, 0); left--)
 			ASSERT_EQ(0, dw_records_collect(&s, &self->r, 100));
 		self->exited = w.reaped;
 		dw_workload_stop(&w);
@@ -123,7 +123,7 @@ FIXTURE_SETUP(exiting)
 		if (self->nr_exiting)
 			break;
 	}
-	ASSERT_TRUE(self->exited) TH_LOG("exit_mm did not exit within 10 s");
+	ASSERT_TRUE(self->exited) TH_LOG("exit_mm did not exit within 30 s");
 	ASSERT_EQ(0, self->r.lost) TH_LOG("records lost: the checks need all of them");
 }
 

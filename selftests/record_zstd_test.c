@@ -106,7 +106,7 @@ FIXTURE_TEARDOWN(zrec)
 	sh("rm -rf " TOP);
 }
 
-TEST_F(zrec, writes_a_version_3_zstd_capture_with_samples)
+TEST_F_TIMEOUT(zrec, writes_a_version_3_zstd_capture_with_samples, 120)
 {
 	struct dw_capture_reader r;
 	const struct dunwind_rec_header *h;
@@ -121,7 +121,7 @@ TEST_F(zrec, writes_a_version_3_zstd_capture_with_samples)
 	EXPECT_LT(0, samples);
 }
 
-TEST_F(zrec, the_summary_gives_the_compression)
+TEST_F_TIMEOUT(zrec, the_summary_gives_the_compression, 120)
 {
 	char *err = slurp(TOP "/record.err", NULL);
 
@@ -131,7 +131,7 @@ TEST_F(zrec, the_summary_gives_the_compression)
 }
 
 /* The recorder reads its capture back for the snapshots' addresses. */
-TEST_F(zrec, the_symbol_snapshots_are_made_from_the_compressed_records)
+TEST_F_TIMEOUT(zrec, the_symbol_snapshots_are_made_from_the_compressed_records, 120)
 {
 	const struct dunwind_rec_header *h;
 	struct dw_capture_reader r;
@@ -148,7 +148,7 @@ TEST_F(zrec, the_symbol_snapshots_are_made_from_the_compressed_records)
 	EXPECT_LT(0, usyms);
 }
 
-TEST_F(zrec, report_and_script_read_it_as_its_decompressed_copy)
+TEST_F_TIMEOUT(zrec, report_and_script_read_it_as_its_decompressed_copy, 120)
 {
 	static const char *const cmds[] = { "report", "script", "report --folded" };
 	char cmd[256];
@@ -175,7 +175,7 @@ TEST_F(zrec, report_and_script_read_it_as_its_decompressed_copy)
 	}
 }
 
-TEST_F(zrec, is_smaller_than_its_decompressed_copy)
+TEST_F_TIMEOUT(zrec, is_smaller_than_its_decompressed_copy, 120)
 {
 	struct stat zs, ps;
 
@@ -185,7 +185,7 @@ TEST_F(zrec, is_smaller_than_its_decompressed_copy)
 	EXPECT_LT(zs.st_size, ps.st_size);
 }
 
-TEST_F(zrec, a_copy_cut_in_half_is_read_up_to_the_cut)
+TEST_F_TIMEOUT(zrec, a_copy_cut_in_half_is_read_up_to_the_cut, 120)
 {
 	struct stat st;
 	char cmd[256];
@@ -202,7 +202,7 @@ TEST_F(zrec, a_copy_cut_in_half_is_read_up_to_the_cut)
 	EXPECT_EQ(0, sh(cmd));
 }
 
-TEST_F(zrec, a_damaged_stream_is_refused_with_a_reason)
+TEST_F_TIMEOUT(zrec, a_damaged_stream_is_refused_with_a_reason, 120)
 {
 	size_t len;
 	char *buf = slurp(ZCAP, &len), *err;
