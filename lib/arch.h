@@ -8,8 +8,10 @@
 
 #if defined(__x86_64__)
 #include "arch_x86.h"
+#elif defined(__aarch64__)
+#include "arch_arm64.h"
 #else
-#error "dunwind: no lib/arch_*.h for this architecture (x86_64 only so far)"
+#error "dunwind: no lib/arch_*.h for this architecture (x86_64 and arm64 so far)"
 #endif
 
 #endif /* DUNWIND_LIB_ARCH_H */
