@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Interpreter frame walker shared by the kernel module and user space: it
- * validates a struct dunwind_interp_desc (uapi/linux/dunwind_interp.h) and
+ * validates a struct dunwind_interp_desc (uapi/linux/dunwind.h) and
  * runs it against a thread's memory, emitting (code object, instruction
  * offset) pairs and why it stopped.
  *
@@ -16,7 +16,7 @@
 #define DUNWIND_LIB_INTERP_H
 
 #include <linux/types.h>
-#include <linux/dunwind_interp.h>
+#include <linux/dunwind.h>
 
 /* Error code, returned negated (Linux errno): a malformed descriptor. */
 #define DUNWIND_INTERP_EINVAL		22

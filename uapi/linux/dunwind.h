@@ -299,6 +299,8 @@ struct dunwind_stats {
 #define DUNWIND_IOC_TEST_NMI		_IO(DUNWIND_IOC_MAGIC, 6)
 /* The recorder's verdict "no table for this file": struct dunwind_sframe_none *. */
 #define DUNWIND_IOC_SFRAME_NONE		_IO(DUNWIND_IOC_MAGIC, 7)
+/* Register an interpreter's descriptor for a file: struct dunwind_interp_reg *. */
+#define DUNWIND_IOC_INTERP_REGISTER	_IO(DUNWIND_IOC_MAGIC, 8)
 
 /*
  * An SFrame table for a file whose mappings have no .sframe of their own
@@ -674,6 +676,8 @@ struct dunwind_rec_sample_stack {
  */
 #define DUNWIND_UNWIND_FP	(1U << 0)
 #define DUNWIND_UNWIND_SFRAME	(1U << 1)
+/* Interpreter frames (DUNWIND_IP_INTERP_TAG entries) are in the stack. */
+#define DUNWIND_UNWIND_INTERP	(1U << 2)
 #define DUNWIND_UNWIND_NR	8
 
 /* Why a user walk ended. */
@@ -739,6 +743,245 @@ struct dunwind_rec_task {
 	__u32 ptid;
 };
 
+/*
+ * Interpreter frames (Documentation/python.rst).
+ *
+ * A descriptor tells a walk, as data, how to find the walked thread's
+ * chain of interpreter frames and what to read from each frame: a short
+ * program of steps from a base address (the interpreter's runtime, or the
+ * thread's TLS base) to the newest frame, then the offsets of each frame's
+ * code object, instruction pointer and previous frame, and the test that
+ * marks the frame where one C-level call of the eval loop began.  No
+ * interpreter code is needed to walk: CPython 3.11 to 3.14 differ only in
+ * the numbers, and another interpreter (Ruby, Perl) would be more data.
+ * lib/interp.c validates descriptors and walks them.
+ */
+
+/* Steps a program may have, loops it may nest, iterations a loop may take. */
+#define DUNWIND_INTERP_MAX_STEPS	12
+#define DUNWIND_INTERP_MAX_LOOPS	2
+#define DUNWIND_INTERP_MAX_ITER		1024
+/* Largest offset a step or a frame field may name (bytes). */
+#define DUNWIND_INTERP_MAX_OFF		(1U << 20)
+/* Bytes of a frame a walk reads at once: every frame field lies below this. */
+#define DUNWIND_INTERP_FRAME_MAX	128
+
+/*
+ * One step of the program that finds the newest frame.  The walk keeps one
+ * address, "cur"; each step changes it.
+ *
+ * DUNWIND_INTERP_OP_BASE: cur = base[@arg] + @imm (DUNWIND_INTERP_BASE_*).
+ * DUNWIND_INTERP_OP_DEREF: cur = the 8-byte pointer at cur + @arg (8-aligned).
+ *	A null pointer inside a loop goes on with the loop's next node;
+ *	outside one it means "no frames" (the walk ends with none).
+ * DUNWIND_INTERP_OP_EACH: cur is the first node of a list whose next
+ *	pointer is at @arg (8-aligned); the steps that follow run for each
+ *	node, at most @imm (1..DUNWIND_INTERP_MAX_ITER) nodes.
+ * DUNWIND_INTERP_OP_MATCH: the @size-byte (4 or 8) value at cur + @arg
+ *	(aligned to @size) must equal the key @flags names
+ *	(DUNWIND_INTERP_KEY_*).  On a mismatch the innermost loop goes on
+ *	with its next node; with no loop left the thread has no interpreter
+ *	state.  A match ends every loop: cur is this thread's state.
+ */
+struct dunwind_interp_step {
+	__u8 op;
+	__u8 size;
+	__u16 flags;
+	__u32 arg;
+	__s64 imm;
+};
+
+#define DUNWIND_INTERP_OP_BASE		1
+#define DUNWIND_INTERP_OP_DEREF		2
+#define DUNWIND_INTERP_OP_EACH		3
+#define DUNWIND_INTERP_OP_MATCH		4
+
+/* Bases the walker passes in (struct dunwind_interp_env). */
+#define DUNWIND_INTERP_BASE_RUNTIME	0	/* load bias + @runtime_vaddr */
+#define DUNWIND_INTERP_BASE_TLS		1	/* the thread's TLS base (%fs) */
+
+/* Keys a MATCH compares with. */
+#define DUNWIND_INTERP_KEY_TID		0	/* the thread's id (gettid()) */
+#define DUNWIND_INTERP_KEY_TLS		1	/* its TLS base (glibc: pthread_self()) */
+
+/*
+ * struct dunwind_interp_desc - how to walk one interpreter's frames.
+ *
+ * @size:		sizeof(struct dunwind_interp_desc) as the caller knows it.
+ * @flags:		must be zero.
+ * @kind:		DUNWIND_INTERP_CPYTHON (informative: the walk is generic).
+ * @version:		the interpreter's version, (major << 16 | minor << 8 |
+ *			micro), informative.
+ * @runtime_vaddr:	ELF virtual address of the runtime (CPython: _PyRuntime)
+ *			in the file the descriptor is registered for.
+ * @nr_steps:		steps used in @steps, 1..DUNWIND_INTERP_MAX_STEPS; the
+ *			first is a BASE, every EACH is followed by a MATCH.
+ * @steps:		the program; unused steps are zero.
+ * @frame_code:		offset in a frame of the code object pointer.
+ * @frame_prev:		of the previous (calling) frame's pointer.
+ * @frame_insn:		of the instruction pointer.
+ * @code_tag_mask:	low bits of the code pointer that are tags, cleared
+ *			before use (CPython 3.14's _PyStackRef: 1); at most 7.
+ * @code_insn:		offset in a code object of its first instruction;
+ *			a frame's instruction offset is insn - (code + @code_insn).
+ * @insn_align:		instructions are aligned to this (1, 2, 4 or 8).
+ * @entry_off:		offset in a frame of the value the entry test reads.
+ * @entry_size:		its size, 1, 2, 4 or 8, @entry_off aligned to it.
+ * @entry_cmp:		DUNWIND_INTERP_CMP_EQ: the frame is an entry when
+ *			(value & @entry_mask) == @entry_value; _GE: when
+ *			(value & @entry_mask) >= @entry_value.
+ * @entry_flags:	DUNWIND_INTERP_ENTRY_SHIM: an entry frame only marks the
+ *			boundary and is not itself emitted (3.12+'s frame owned
+ *			by the C stack); without it the entry frame is the
+ *			outermost frame of its eval-loop call (3.11's is_entry).
+ * @entry_mask, @entry_value: the test; @entry_mask non-zero and within
+ *			@entry_size bytes, @entry_value within @entry_mask.
+ * @__reserved*:	must be zero.
+ *
+ * Frame fields (@frame_*, @entry_off + @entry_size) lie within the first
+ * DUNWIND_INTERP_FRAME_MAX bytes of a frame; pointers are 8-aligned.
+ */
+struct dunwind_interp_desc {
+	__u32 size;
+	__u32 flags;
+	__u32 kind;
+	__u32 version;
+	__u64 runtime_vaddr;
+	__u32 nr_steps;
+	__u32 __reserved0;
+	struct dunwind_interp_step steps[DUNWIND_INTERP_MAX_STEPS];
+	__u32 frame_code;
+	__u32 frame_prev;
+	__u32 frame_insn;
+	__u32 code_tag_mask;
+	__u32 code_insn;
+	__u32 insn_align;
+	__u32 entry_off;
+	__u8 entry_size;
+	__u8 entry_cmp;
+	__u16 entry_flags;
+	__u64 entry_mask;
+	__u64 entry_value;
+	__u64 __reserved[4];
+};
+#define DUNWIND_INTERP_DESC_SIZE_VER0	304
+
+#define DUNWIND_INTERP_CPYTHON		1
+
+#define DUNWIND_INTERP_CMP_EQ		0
+#define DUNWIND_INTERP_CMP_GE		1
+
+#define DUNWIND_INTERP_ENTRY_SHIM	(1U << 0)
+
+/*
+ * One interpreter frame as a walk emits it: the code object's address and
+ * the instruction's byte offset in it (negative before the first
+ * instruction ran: CPython 3.11's prev_instr of a frame just pushed).
+ * DUNWIND_INTERP_FRAME_ENTRY: the outermost frame of one C-level call of
+ * the eval loop; the native frames of that call come after it.
+ */
+struct dunwind_interp_frame {
+	__u64 code;
+	__s32 insn;
+	__u32 flags;
+};
+
+#define DUNWIND_INTERP_FRAME_ENTRY	(1U << 0)
+
+/* Why an interpreter walk ended. */
+enum dunwind_interp_stop {
+	DUNWIND_INTERP_STOP_END		= 0,	/* the oldest frame: previous is null */
+	DUNWIND_INTERP_STOP_NO_THREAD	= 1,	/* no interpreter state for this thread */
+	DUNWIND_INTERP_STOP_MAX_DEPTH	= 2,	/* the caller's frame array is full */
+	DUNWIND_INTERP_STOP_FAULT	= 3,	/* a read failed */
+	/* A frame or pointer misaligned, a null code object, an instruction out of range. */
+	DUNWIND_INTERP_STOP_BAD_FRAME	= 4,
+	DUNWIND_INTERP_STOP_CYCLE	= 5,	/* the chain comes back to a frame */
+	DUNWIND_INTERP_STOP_BOUND	= 6,	/* a loop or read budget ran out */
+	DUNWIND_INTERP_STOP_MAX		= 7,
+};
+
+/*
+ * Register an interpreter for a file, with DUNWIND_IOC_INTERP_REGISTER:
+ * the walks of this session's threads then read the interpreter's frames
+ * where the native walk meets its eval loop.
+ *
+ * @size:		sizeof(struct dunwind_interp_reg) as the caller knows it.
+ * @flags:		must be zero.
+ * @fd:			an open file descriptor of the ELF file (the executable
+ *			or libpython); keyed by its (device, inode).
+ * @build_id_size:	1..20; @build_id must equal the file's GNU build-id.
+ * @nr_ranges:		1..DUNWIND_INTERP_MAX_RANGES ranges used in @ranges.
+ * @ranges:		the eval loop's code, [start, end) as ELF virtual
+ *			addresses of the file (CPython: _PyEval_EvalFrameDefault
+ *			and its .cold part); start < end.
+ * @text_vaddr, @text_offset: p_vaddr and p_offset of the PT_LOAD segment
+ *			that holds the ranges: an IP at file offset O of a
+ *			mapping is at virtual address O - @text_offset +
+ *			@text_vaddr, and the file's load bias (run time minus
+ *			virtual address) follows, for the runtime's address.
+ * @desc:		user address of a struct dunwind_interp_desc ...
+ * @desc_size:		... of this many bytes, at least
+ *			DUNWIND_INTERP_DESC_SIZE_VER0 (a larger one has a zero
+ *			tail); the module copies and validates it.
+ * @__reserved*:	must be zero.
+ * Any configured session, no privilege: the walks read only the walked
+ * thread's own memory, in its own context, and only in this session.
+ * Errors: EINVAL (not configured, flags, reserved, sizes, ranges, a
+ * malformed descriptor); E2BIG (larger struct or descriptor with a
+ * non-zero tail); EBADF; ENOEXEC (not an ELF file of this architecture);
+ * ESTALE (build-id differs from the file's); EEXIST (this session
+ * registered that file already); ENOSPC (DUNWIND_INTERP_MAX_FILES already);
+ * EFAULT; ENOMEM.
+ */
+struct dunwind_interp_reg {
+	__u32 size;
+	__u32 flags;
+	__s32 fd;
+	__u32 build_id_size;
+	__u8 build_id[20];
+	__u32 nr_ranges;
+	__u64 ranges[4][2];
+	__u64 text_vaddr;
+	__u64 text_offset;
+	__u64 desc;
+	__u32 desc_size;
+	__u32 __reserved0;
+	__u64 __reserved[2];
+};
+#define DUNWIND_INTERP_REG_SIZE_VER0	152
+#define DUNWIND_INTERP_MAX_RANGES	4
+/* Interpreter files one session may register. */
+#define DUNWIND_INTERP_MAX_FILES	16
+
+/*
+ * Interpreter frames in a user stack.  A USER_STACK or SAMPLE_STACK whose
+ * @methods has DUNWIND_UNWIND_INTERP may hold, among its IPs, entries
+ * whose top 16 bits are DUNWIND_IP_INTERP_TAG: no user IP has them (user
+ * addresses are below 2^56 on every architecture).  Bits 47..40 of such an
+ * entry are its kind:
+ *
+ * DUNWIND_IP_INTERP_FRAME: one interpreter frame; the entry after it
+ *	(always present) is the code object's address.  Bits 31..0: the
+ *	instruction's byte offset in the code (signed, struct
+ *	dunwind_interp_frame's @insn); bit 32: DUNWIND_INTERP_FRAME_ENTRY.
+ * DUNWIND_IP_INTERP_STOP: the interpreter chain ended here for a reason
+ *	other than its end: bits 7..0 are the enum dunwind_interp_stop.  No
+ *	entry follows it.
+ *
+ * The frames of one C-level call of the eval loop follow (are outer to)
+ * the native IP of that eval-loop frame, newest first, the call's entry
+ * frame last; the native caller of the eval loop comes after them.  @nr
+ * counts entries (a frame takes two), and so does max_user_frames.
+ */
+#define DUNWIND_IP_INTERP_TAG		0xfffeULL
+#define DUNWIND_IP_INTERP_FRAME		1
+#define DUNWIND_IP_INTERP_STOP		2
+#define DUNWIND_IP_INTERP_KIND(e)	((((__u64)(e)) >> 40) & 0xff)
+#define DUNWIND_IP_IS_INTERP(e)		((((__u64)(e)) >> 48) == DUNWIND_IP_INTERP_TAG)
+#define DUNWIND_IP_INTERP(kind, payload) \
+	((DUNWIND_IP_INTERP_TAG << 48) | ((__u64)(kind) << 40) | ((__u64)(payload) & 0xffffffffffULL))
+
 #ifndef __KERNEL__
 #define __DUNWIND_ASSERT(c, m) _Static_assert(c, m)
 #else
@@ -761,6 +1004,11 @@ __DUNWIND_ASSERT(sizeof(struct dunwind_rec_sample_stack) == 56, "sample_stack");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_mmap) == 88, "mmap");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_comm) == 40, "comm");
 __DUNWIND_ASSERT(sizeof(struct dunwind_rec_task) == 32, "task");
+__DUNWIND_ASSERT(sizeof(struct dunwind_interp_step) == 16, "interp step");
+__DUNWIND_ASSERT(sizeof(struct dunwind_interp_desc) == DUNWIND_INTERP_DESC_SIZE_VER0,
+		 "interp desc");
+__DUNWIND_ASSERT(sizeof(struct dunwind_interp_frame) == 16, "interp frame");
+__DUNWIND_ASSERT(sizeof(struct dunwind_interp_reg) == DUNWIND_INTERP_REG_SIZE_VER0, "interp reg");
 #undef __DUNWIND_ASSERT
 
 #endif /* _UAPI_LINUX_DUNWIND_H */

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include <linux/dunwind_interp.h>
+#include <linux/dunwind.h>
 
 #define DW_PY_VERSION(maj, min)	((__u32)(maj) << 24 | (__u32)(min) << 16)
 #define DW_PY_MINOR(hex)	((hex) >> 16 & 0xff)
