@@ -114,21 +114,21 @@ FIXTURE_TEARDOWN(offcpu)
 TEST_F(offcpu, script_names_offcpu_time_with_ns_blocked)
 {
 	ASSERT_EQ(0, run("script", ""));
-	EXPECT_NE(NULL, strstr(read_text(out), "3.000000: 250000000 offcpu-time:\n"));
+	EXPECT_NE(NULL, strstr(read_text(out), "3.000000:  250000000 offcpu-time: \n"));
 }
 
 /* script: on-CPU samples keep the capture's event. */
 TEST_F(offcpu, script_keeps_the_event_of_on_cpu_samples)
 {
 	ASSERT_EQ(0, run("script", ""));
-	EXPECT_NE(NULL, strstr(read_text(out), "1.000000: 1001001 cpu-clock:\n"));
+	EXPECT_NE(NULL, strstr(read_text(out), "1.000000:    1001001 cpu-clock: \n"));
 }
 
 /* Still blocked at the end, without a user stack: marked so. */
 TEST_F(offcpu, open_sample_without_stack_is_marked)
 {
 	ASSERT_EQ(0, run("script", ""));
-	EXPECT_NE(NULL, strstr(read_text(out), "4.000000: 50000000 offcpu-time:\n"
+	EXPECT_NE(NULL, strstr(read_text(out), "4.000000:   50000000 offcpu-time: \n"
 		"\tffffffff81001010 schedule_block+0x10 ([kernel.kallsyms])\n"
 		"\t               0 [truncated: blocked at the end] ([truncated])\n"));
 }

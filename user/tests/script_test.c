@@ -24,22 +24,22 @@ static char cap[128], ksyms[128], out[128], err[128];
 #define GHOST	4194305U
 
 static const char expected[] =
-	":4194305 4194305/4194306 [001] 12345.678901: 1001001 cpu-clock:\n"
+	":4194305 4194305/4194306 [001] 12345.678901:    1001001 cpu-clock: \n"
 	"\tffffffff81000010 _stext+0x10 ([kernel.kallsyms])\n"
 	"\tffffffff81000011 _stext+0x11 ([kernel.kallsyms])\n"
 	"\t    555500001000 [unknown] ([unknown])\n"
 	"\t    555500001001 [unknown] ([unknown])\n"
 	"\t    555500001002 [unknown] ([unknown])\n"
 	"\n"
-	":4194305 4194305/4194307 [001] 12345.700000: 1001001 cpu-clock:\n"
+	":4194305 4194305/4194307 [001] 12345.700000:    1001001 cpu-clock: \n"
 	"\tffffffffc0001004 dunwind_handler+0x4 ([dunwind])\n"
 	"\n"
-	":4194305 4194305/4194306 [001] 12346.000001: 1001001 cpu-clock:\n"
+	":4194305 4194305/4194306 [001] 12346.000001:    1001001 cpu-clock: \n"
 	"\t    7fff00002000 [unknown] ([unknown])\n"
 	"\t    7fff00002001 [unknown] ([unknown])\n"
 	"\t               0 [truncated: fault] ([truncated])\n"
 	"\n"
-	":4194305 4194305/4194306 [001] 12347.000000: 1001001 cpu-clock:\n"
+	":4194305 4194305/4194306 [001] 12347.000000:    1001001 cpu-clock: \n"
 	"\t            1000 [unknown] ([kernel.kallsyms])\n"
 	"\t               0 [truncated: lost] ([truncated])\n"
 	"\n";
