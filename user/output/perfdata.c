@@ -26,9 +26,12 @@
  * are the off-CPU ones (period: ns off CPU): 'perf report' and 'perf
  * script' then show them apart from the sampling event's.  Both attributes
  * then have PERF_SAMPLE_IDENTIFIER (first in a sample, last in the
- * sample_id_all fields) and one id each.
+ * sample_id_all fields).  Every attribute has one id, as in perf's files
+ * (hotspot's parser knows an event only by its ids).
  *
- * Features: HEADER_BUILD_ID lists every mapped file with its build-id and
+ * Features: HEADER_HOSTNAME (empty) and HEADER_NRCPUS (the CPUs the
+ * samples name), which every perf.data has and hotspot needs;
+ * HEADER_BUILD_ID lists every mapped file with its build-id and
  * the kernel with an identity of the recording boot (the capture's boot
  * id), so that perf never takes this machine's /proc/kallsyms for it: the
  * kernel's symbols go into a kallsyms file beside it
@@ -112,10 +115,46 @@ static void event_desc(struct dw_buf *b, const struct perf_event_attr *a,
 struct perfdata_file {
 	struct perfdata_header h;
 	struct perfdata_attr attr[2];
-	__u64 ids[2];			/* of the two attributes when there are two */
-	struct perfdata_section feat[2];
+	__u64 ids[2];			/* of the attributes, one each */
+	struct perfdata_section feat[4];
+	const void *fbody[4];		/* each feature's bytes */
+	unsigned int nr_feat;
 	struct dw_buf desc;		/* HEADER_EVENT_DESC */
+	struct dw_buf host;		/* HEADER_HOSTNAME, then HEADER_NRCPUS */
 };
+
+/* Feature @bit, @len bytes at @body; added in the order of their bits. */
+static void feat_add(struct perfdata_file *pf, int bit, const void *body, size_t len)
+{
+	pf->h.features[bit / 64] |= 1ULL << (bit % 64);
+	pf->feat[pf->nr_feat].size = len;
+	pf->fbody[pf->nr_feat++] = body;
+}
+
+/*
+ * HEADER_HOSTNAME (empty: the capture does not say where it was
+ * recorded) and HEADER_NRCPUS (the CPUs the samples name), which perf
+ * always writes: hotspot's parser drops every feature of a file without
+ * the first, and hotspot stops on one without the second.
+ */
+static int host_features(struct perfdata_file *pf, const struct dw_prof *p)
+{
+	__u32 cpus = 1;
+	size_t i;
+
+	for (i = 0; i < p->nr_samples; i++)
+		if (p->samples[i].cpu < 4096 && p->samples[i].cpu >= cpus)
+			cpus = p->samples[i].cpu + 1;
+	dw_buf_put_u32(&pf->host, PERFDATA_NAME_ALIGN);
+	dw_buf_put(&pf->host, NULL, PERFDATA_NAME_ALIGN);
+	dw_buf_put_u32(&pf->host, cpus);	/* online */
+	dw_buf_put_u32(&pf->host, cpus);	/* available */
+	if (pf->host.err)
+		return pf->host.err;
+	feat_add(pf, PERFDATA_FEAT_HOSTNAME, pf->host.p, 4 + PERFDATA_NAME_ALIGN);
+	feat_add(pf, PERFDATA_FEAT_NRCPUS, pf->host.p + 4 + PERFDATA_NAME_ALIGN, 8);
+	return 0;
+}
 
 /* The header, the attributes and the feature table, for @pd's records. 0 or -ENOMEM. */
 static int file_layout(struct perfdata_file *pf, const struct perfdata *pd,
@@ -133,34 +172,36 @@ static int file_layout(struct perfdata_file *pf, const struct perfdata *pd,
 	h->attr_size = sizeof(attr[0]);
 	h->attrs.offset = sizeof(*h);
 	h->attrs.size = (pd->two ? 2 : 1) * sizeof(attr[0]);
-	/* Two attributes: their ids after them. */
-	h->data.offset = h->attrs.offset + h->attrs.size + (pd->two ? sizeof(pf->ids) : 0);
+	/*
+	 * Each attribute's id after them, as perf writes them: hotspot's
+	 * parser knows an event only by its ids.
+	 */
+	h->data.offset = h->attrs.offset + h->attrs.size +
+			 (pd->two ? 2 : 1) * sizeof(pf->ids[0]);
 	h->data.size = data_size;
-	h->features[PERFDATA_FEAT_BUILD_ID / 64] |= 1ULL << (PERFDATA_FEAT_BUILD_ID % 64);
+	feat_add(pf, PERFDATA_FEAT_BUILD_ID, pd->bids.p, pd->bids.len);
+	if (host_features(pf, p))
+		return pf->host.err;
 	attr_for(&attr[0].attr, p);
+	for (i = 0; i < (pd->two ? 2u : 1u); i++) {
+		attr[i].ids.offset = h->attrs.offset + h->attrs.size + i * sizeof(pf->ids[0]);
+		attr[i].ids.size = sizeof(pf->ids[0]);
+	}
 	if (pd->two) {
 		attr[0].attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
 		attr_offcpu(&attr[1].attr, &attr[0].attr);
-		for (i = 0; i < 2; i++) {
-			attr[i].ids.offset = h->attrs.offset + h->attrs.size +
-					     i * sizeof(pf->ids[0]);
-			attr[i].ids.size = sizeof(pf->ids[0]);
-		}
-		h->features[PERFDATA_FEAT_EVENT_DESC / 64] |=
-			1ULL << (PERFDATA_FEAT_EVENT_DESC % 64);
 		dw_buf_put_u32(&pf->desc, 2);
 		dw_buf_put_u32(&pf->desc, sizeof(attr[0].attr));
 		event_desc(&pf->desc, &attr[0].attr, dw_event_name((int)p->hdr.event), pf->ids[0]);
 		event_desc(&pf->desc, &attr[1].attr, "offcpu-time", pf->ids[1]);
 		if (pf->desc.err)
 			return pf->desc.err;
+		feat_add(pf, PERFDATA_FEAT_EVENT_DESC, pf->desc.p, pf->desc.len);
 	}
 	/* The feature sections follow the data: their table, then their bytes. */
-	pf->feat[0].offset = h->data.offset + h->data.size +
-			     (pd->two ? 2 : 1) * sizeof(pf->feat[0]);
-	pf->feat[0].size = pd->bids.len;
-	pf->feat[1].offset = pf->feat[0].offset + pf->feat[0].size;
-	pf->feat[1].size = pf->desc.len;
+	pf->feat[0].offset = h->data.offset + h->data.size + pf->nr_feat * sizeof(pf->feat[0]);
+	for (i = 1; i < pf->nr_feat; i++)
+		pf->feat[i].offset = pf->feat[i - 1].offset + pf->feat[i - 1].size;
 	return 0;
 }
 
@@ -171,15 +212,13 @@ static int file_write(FILE *f, const struct perfdata_file *pf, const struct perf
 
 	fwrite(&pf->h, sizeof(pf->h), 1, f);
 	fwrite(pf->attr, sizeof(pf->attr[0]), pd->two ? 2 : 1, f);
-	if (pd->two)
-		fwrite(pf->ids, sizeof(pf->ids), 1, f);
+	fwrite(pf->ids, sizeof(pf->ids[0]), pd->two ? 2 : 1, f);
 	for (i = 0; i < pd->nr_evs; i++)
 		fwrite(pd->recs.p + pd->evs[i].off, 1, pd->evs[i].len, f);
-	fwrite(pf->feat, sizeof(pf->feat[0]), pd->two ? 2 : 1, f);
-	if (pd->bids.len)
-		fwrite(pd->bids.p, 1, pd->bids.len, f);
-	if (pf->desc.len)
-		fwrite(pf->desc.p, 1, pf->desc.len, f);
+	fwrite(pf->feat, sizeof(pf->feat[0]), pf->nr_feat, f);
+	for (i = 0; i < pf->nr_feat; i++)
+		if (pf->feat[i].size)
+			fwrite(pf->fbody[i], 1, pf->feat[i].size, f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -204,6 +243,7 @@ int dw_perfdata_write(FILE *f, const struct dw_prof *p)
 	if (!ret)
 		ret = file_write(f, &pf, &pd);
 	free(pf.desc.p);
+	free(pf.host.p);
 	perfdata_free(&pd);
 	return ret;
 }

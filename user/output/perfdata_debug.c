@@ -10,6 +10,10 @@
  *					the functions the samples hit
  *					(symelf.c): their start and how far
  *					into them a sample reached;
+ *   DIR/PATH/ID/elf			the same file (a hard link) where
+ *					perf's own cache keeps it, by the
+ *					file's recorded path: where hotspot
+ *					(--debugPaths DIR) looks;
  *   DIR/[kernel.kallsyms]/ID/kallsyms	the kernel's functions, under the
  *					identity perf.data gives the kernel
  *					(the recording boot's).
@@ -22,6 +26,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "output/perfdata.h"
@@ -114,6 +119,46 @@ static long file_funcs(const struct dw_prof *p, const struct dw_prof_mapping *m,
 	return (long)k;
 }
 
+/* A recorded path that stays under DIR: absolute, no "." or ".." part. */
+static int path_is_plain(const char *file)
+{
+	const char *c;
+
+	if (file[0] != '/')
+		return 0;
+	for (c = file; (c = strstr(c, "/.")); c++)
+		if (c[2] == '/' || c[2] == '\0' || (c[2] == '.' && (c[3] == '/' || !c[3])))
+			return 0;
+	return 1;
+}
+
+/*
+ * DIR/PATH/ID/elf, a hard link to @built (DIR/.build-id/xx/yyyy/elf), for
+ * a file recorded at an absolute path (not the vDSO).  0 or -errno.
+ */
+static int link_by_path(const struct dw_prof_mapping *m, const char *dir, const char *built)
+{
+	char path[PATH_MAX], id[64];
+	char *slash;
+	int ret;
+
+	if (!m->file || !path_is_plain(m->file))
+		return 0;
+	id_path(id, m->build_id, m->build_id_size);
+	memmove(id + 2, id + 3, strlen(id + 3) + 1);	/* the whole id, no '/' */
+	if ((size_t)snprintf(path, sizeof(path), "%s%s/%s/elf", dir, m->file, id) >= sizeof(path))
+		return -ENAMETOOLONG;
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	ret = mkdirs(path);
+	if (ret)
+		return ret;
+	*slash = '/';
+	if (link(built, path) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
 /* DIR/.build-id/xx/yyyy/BASE for mapping @m. 0 or -errno. */
 static int write_file(const struct dw_prof *p, const struct dw_prof_mapping *m,
 		      const char *dir, const char *base)
@@ -142,6 +187,8 @@ static int write_file(const struct dw_prof *p, const struct dw_prof_mapping *m,
 	ret = dw_symelf_write(f, m->build_id, m->build_id_size, funcs, (size_t)n);
 	if (fclose(f) && !ret)
 		ret = -EIO;
+	if (!ret && !strcmp(base, "elf"))
+		ret = link_by_path(m, dir, path);
 out:
 	free(funcs);
 	return ret;

@@ -16,6 +16,8 @@
 
 #define PERFDATA_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PERFDATA_FEAT_BUILD_ID	2			/* HEADER_BUILD_ID */
+#define PERFDATA_FEAT_HOSTNAME	3			/* HEADER_HOSTNAME */
+#define PERFDATA_FEAT_NRCPUS	7			/* HEADER_NRCPUS */
 #define PERFDATA_FEAT_EVENT_DESC	12		/* HEADER_EVENT_DESC */
 /* The ids of the two attributes when there are two. */
 #define PERFDATA_ID_ONCPU	1
