@@ -44,7 +44,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/dunwind-$(DKMS_VERSION)
 export KDIR KVER
 
 .PHONY: all module user selftests deps unit fuzz fuzz-short vmtest check demo \
-	install install-user install-dkms install-udev dkms clean bench programs clients
+	install install-user install-dkms install-udev dkms clean bench programs clients python
 
 all: module user
 
@@ -102,6 +102,10 @@ bench: user
 # of 'make check' for Chromium's and go's weight.
 clients: module user selftests
 	tools/clients_test
+
+# A Python program's own frames, on python3.11, 3.13 and 3.14 (tools/python_test).
+python: module user
+	tools/python_test
 
 # Stock Debian programs (gzip, sort | xz, python3...) profiled as a user would.
 programs: module user
