@@ -184,7 +184,8 @@ void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_m
 	const struct feed_file id = { m->dev_major, m->dev_minor, m->ino };
 	char file[4200];
 
-	if (f->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' ||
+	/* "//anon": code in anonymous memory (a JIT's) is no file. */
+	if (f->dev_fd < 0 || !(m->prot & PROT_EXEC) || m->path[0] != '/' || m->path[1] == '/' ||
 	    !feed_first_time(f, m->dev_major, m->dev_minor, m->ino))
 		return;
 	if (dw_proc_file(f->dsos, (int)m->pid, m->path, m->start, m->end,
