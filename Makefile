@@ -77,7 +77,7 @@ fuzz-short:
 	$(MAKE) -C fuzz run SECONDS=15
 
 fuzz:
-	$(MAKE) -C fuzz run SECONDS=600
+	$(MAKE) -C fuzz run SECONDS=600 NICE=19 TIMEOUT=60
 
 vmtest: module user selftests
 	tools/vm/selftests
