@@ -203,7 +203,7 @@ END {
 		tname["dunwind"] = "`dunwind record` (cpu-clock)"
 		tname["dunwind-offcpu"] = "`dunwind record --off-cpu`"
 		tname["perf-fp"] = "`perf record -g` (cpu-clock, fp)"
-		tname["perf-fp-switch"] = "`perf record -g -e cpu-clock -e sched:sched_switch`"
+		tname["perf-fp-switch"] = "`perf record -g -e cpu-clock/freq=999/ -e sched:sched_switch` (every switch)"
 		tname["perf-offcpu"] = "`perf record -g --off-cpu`"
 		print "**Off-CPU cost.** The `sleep` workload (`sleep-nofp`: a 20 us `nanosleep` " \
 			"loop, one block every 20 us, the worst case); samples: dunwind's off-CPU " \
