@@ -18,8 +18,8 @@ struct dunwind_session;
 
 /*
  * The user registers a walk follows: the ones every rule may name, and
- * one more (@aux) that the arch's tables may use as a CFA base
- * (DUNWIND_SFRAME_REG_BX on x86_64).
+ * one more (@aux): on x86_64 the one the arch's tables may use as a CFA
+ * base (DUNWIND_SFRAME_REG_BX), on arm64 the link register x30.
  */
 struct dunwind_uregs {
 	unsigned long ip, sp, fp;
@@ -28,8 +28,10 @@ struct dunwind_uregs {
 
 #if defined(CONFIG_X86_64)
 #include "arch/x86.h"
+#elif defined(CONFIG_ARM64)
+#include "arch/arm64.h"
 #else
-#error "dunwind: no kmod/arch/ file for this architecture (x86_64 only so far)"
+#error "dunwind: no kmod/arch/ file for this architecture (x86_64 and arm64 so far)"
 #endif
 
 /* kmod/arch/<arch>.c: what needs more than an inline function. */

@@ -189,6 +189,7 @@ static __always_inline u8 dunwind_step(const struct dunwind_step_rule *r, struct
 		unsafe_get_user(fp, (const unsigned long __user *)(cfa + r->fp_off), fault);
 	if (!open)
 		user_access_end();
+	ra = dunwind_arch_user_ra(ra);
 	/* A zero or kernel return address is no frame (roots end before a step): one compare. */
 	if (ra - 1 >= TASK_SIZE_MAX - 1)
 		return DUNWIND_STOP_BAD_FRAME;

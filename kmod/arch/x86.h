@@ -45,6 +45,12 @@ static inline bool dunwind_arch_new_stack(const struct pt_regs *regs, unsigned l
 #define DUNWIND_ARCH_FP_RULE \
 	{ .cfa_fp = 1, .cfa_off = 16, .ra_off = -8, .fp_saved = 1, .fp_off = -16 }
 
+/* A return address as read from the stack: x86_64 signs none.  Context: any. */
+static __always_inline unsigned long dunwind_arch_user_ra(unsigned long ra)
+{
+	return ra;
+}
+
 /*
  * The clock frames, walks and handlers are timed with: the TSC, one
  * instruction to read where local_clock() is dozens.  Differences taken
