@@ -39,7 +39,8 @@ u64 dunwind_cycles_ns(u64 cycles);
 u64 dunwind_ns_cycles(u64 ns);
 unsigned int dunwind_arch_restorers(unsigned long *restorer, unsigned int max);
 bool dunwind_arch_at_sigreturn(unsigned long ip, bool exact);
-int dunwind_arch_sigframe(unsigned long sp, unsigned long hi, struct dunwind_uregs *r);
+int dunwind_arch_sigframe(unsigned long sp, unsigned long fp, unsigned long hi,
+			  struct dunwind_uregs *r);
 unsigned int dunwind_arch_kernel_stack(struct pt_regs *regs, u64 *ips, unsigned int max,
 				       bool *trunc, bool (*skip)(unsigned long addr));
 int dunwind_arch_test_nmi_init(void);

@@ -127,7 +127,7 @@ static bool dunwind_unwind_signal(struct dunwind_unwind *st)
 
 	if (st->signals++ >= 8)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
-	ret = dunwind_arch_sigframe(st->sp, st->hi, &r);
+	ret = dunwind_arch_sigframe(st->sp, st->fp, st->hi, &r);
 	if (ret)
 		return dunwind_unwind_end(st, ret == -EFAULT ? DUNWIND_STOP_FAULT :
 					  DUNWIND_STOP_BAD_FRAME);

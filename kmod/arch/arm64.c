@@ -5,6 +5,7 @@
  * stack at a sample (the kernel's frame-record unwinder, through
  * stack_trace_save()) and the test NMI, which arm64 has no way to raise.
  */
+#include <linux/compat.h>
 #include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -41,12 +42,63 @@ u64 dunwind_ns_cycles(u64 ns)
 	return mul_u64_u32_div(ns, arch_timer_get_cntfrq(), NSEC_PER_SEC);
 }
 
+/*
+ * The arm64 signal return trampoline, the vDSO's sigtramp as the C
+ * libraries': "mov x8, #139 (__NR_rt_sigreturn); svc #0".  Neither
+ * instruction changes SP, so SP is at the rt_sigframe at both.
+ */
+static const u32 dunwind_sigreturn[] = { 0xd2801168, 0xd4000001 };
+
+/*
+ * The sigtramp's offset in the vDSO, plus 1 (0: not found yet).  Every
+ * 64-bit process maps the same vDSO image, so it is found once, in the
+ * first process that asks, by its code: the arm64 headers give no
+ * vdso_offset_sigtramp to a module.  Written once with the same value by
+ * whoever finds it: no lock.
+ */
+static unsigned long dunwind_sigtramp_off;
+
+#define DUNWIND_VDSO_SCAN	(4 * PAGE_SIZE)
+
+static unsigned long dunwind_vdso_find_sigtramp(unsigned long base)
+{
+	u32 code[64];
+	unsigned long at, i;
+
+	/* Chunks overlap by one instruction; a fault ends the vDSO's text. */
+	for (at = 0; at < DUNWIND_VDSO_SCAN; at += sizeof(code) - 4) {
+		if (copy_from_user(code, (const void __user *)(base + at), sizeof(code)))
+			return 0;
+		for (i = 0; i + 1 < ARRAY_SIZE(code); i++)
+			if (le32_to_cpu(code[i]) == dunwind_sigreturn[0] &&
+			    le32_to_cpu(code[i + 1]) == dunwind_sigreturn[1])
+				return at + i * 4 + 1;
+	}
+	return 0;
+}
+
+/* The vDSO's sigtramp in current; 0 if it has none (or is a 32-bit task). */
+static unsigned long dunwind_vdso_sigtramp(void)
+{
+	unsigned long base = (unsigned long)current->mm->context.vdso;
+	unsigned long off = READ_ONCE(dunwind_sigtramp_off);
+
+	if (!base || is_compat_task())
+		return 0;
+	if (!off) {
+		off = dunwind_vdso_find_sigtramp(base);
+		if (!off)
+			return 0;
+		WRITE_ONCE(dunwind_sigtramp_off, off);
+	}
+	return base + off - 1;
+}
+
 /**
  * dunwind_arch_restorers() - the signal return trampolines current can
- * return through: the sa_restorer of every handled signal that set
- * SA_RESTORER (glibc's aarch64 port sets none: the kernel then returns
- * through the vDSO's sigtramp, which dunwind_arch_at_sigreturn() knows
- * by its code)
+ * return through: the vDSO's sigtramp (glibc's aarch64 port sets no
+ * SA_RESTORER: the kernel returns through it), then the sa_restorer of
+ * every handled signal that set SA_RESTORER
  * @restorer:	filled with distinct addresses
  * @max:	room at @restorer
  *
@@ -59,8 +111,11 @@ u64 dunwind_ns_cycles(u64 ns)
 unsigned int dunwind_arch_restorers(unsigned long *restorer, unsigned int max)
 {
 	const struct k_sigaction *action = current->sighand->action;
+	unsigned long tramp = dunwind_vdso_sigtramp();
 	unsigned int i, j, nr = 0;
 
+	if (tramp && max)
+		restorer[nr++] = tramp;
 	for (i = 0; i < _NSIG; i++) {
 		const struct sigaction *sa = &action[i].sa;
 		__sighandler_t handler = READ_ONCE(sa->sa_handler);
@@ -77,13 +132,6 @@ unsigned int dunwind_arch_restorers(unsigned long *restorer, unsigned int max)
 	}
 	return nr;
 }
-
-/*
- * The arm64 signal return trampoline, the vDSO's sigtramp as the C
- * libraries': "mov x8, #139 (__NR_rt_sigreturn); svc #0".  Neither
- * instruction changes SP, so SP is at the rt_sigframe at both.
- */
-static const u32 dunwind_sigreturn[] = { 0xd2801168, 0xd4000001 };
 
 static bool dunwind_code_is_sigreturn(unsigned long at)
 {
@@ -110,6 +158,13 @@ bool dunwind_arch_at_sigreturn(unsigned long ip, bool exact)
 	/* A return address is the mov (the handler's x30); exact, the svc too. */
 	return dunwind_code_is_sigreturn(ip) || (exact && dunwind_code_is_sigreturn(ip - 4));
 }
+
+/*
+ * The kernel's struct rt_sigframe (arch/arm64/kernel/signal.c, in no
+ * header): the siginfo, then the ucontext; its size as the kernel rounds
+ * it when it has no records beyond __reserved.
+ */
+#define DUNWIND_RT_SIGFRAME_SIZE	ALIGN(sizeof(struct siginfo) + sizeof(struct ucontext), 16)
 
 /* Where an rt_sigframe at @frame keeps the interrupted registers. */
 #define DUNWIND_SIGCONTEXT(frame) \
@@ -157,24 +212,35 @@ static int dunwind_read_sigcontext(unsigned long frame, unsigned long hi,
 
 /**
  * dunwind_arch_sigframe() - the registers a signal frame saved
- * @sp:		SP at the restorer: the handler returned to it with the
- *		rt_sigframe (siginfo, then the ucontext) at @sp
+ * @sp:		SP at the restorer as the walk has it: the handler returned
+ *		to it with the rt_sigframe (siginfo, then the ucontext) at
+ *		SP, exactly so where a table recovered the handler's caller
+ * @fp:		FP there: after a frame-pointer step, the handler's saved
+ *		x29, which the kernel pointed at the frame record it put
+ *		just above the rt_sigframe
  * @hi:		the end of the stack mapping that holds @sp
  * @r:		set to the interrupted registers (their IP is exact, and
  *		may be on another stack: sigaltstack); @r->aux is their x30
  *
- * The frame is known by its FP/SIMD record, which the kernel writes first
- * in every arm64 signal frame.
+ * An FP step's SP is no CFA on arm64 (the frame record lies at the bottom
+ * of its frame), so the frame is looked for at @sp, then below @fp's
+ * record (a frame with no SVE or SME state: one with more records is not
+ * found, a bad frame).  It is known by its FP/SIMD record, which the
+ * kernel writes first in every arm64 signal frame.
  *
  * Context: task_work of current (may fault).
  * Return: 0; -EINVAL for a frame out of the stack or a bad IP; -EFAULT.
  */
-int dunwind_arch_sigframe(unsigned long sp, unsigned long hi, struct dunwind_uregs *r)
+int dunwind_arch_sigframe(unsigned long sp, unsigned long fp, unsigned long hi,
+			  struct dunwind_uregs *r)
 {
+	const unsigned long below = DUNWIND_RT_SIGFRAME_SIZE;
 	struct dunwind_arm64_sigcontext c;
 	int ret;
 
 	ret = dunwind_read_sigcontext(sp, hi, &c);
+	if (ret == -EINVAL && !(fp & 15) && fp > below && fp - below > sp && fp < hi)
+		ret = dunwind_read_sigcontext(fp - below, hi, &c);
 	if (ret)
 		return ret;
 	if (!c.sc.pc || c.sc.pc >= TASK_SIZE_MAX)

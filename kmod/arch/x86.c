@@ -125,6 +125,7 @@ bool dunwind_arch_at_sigreturn(unsigned long ip, bool exact)
  * dunwind_arch_sigframe() - the registers a signal frame saved
  * @sp:		SP at the restorer: the handler returned to it with the
  *		ucontext at @sp
+ * @fp:		FP there (unused: x86_64's SP is exact at every step)
  * @hi:		the end of the stack mapping that holds @sp
  * @r:		set to the interrupted registers (their IP is exact, and
  *		may be on another stack: sigaltstack)
@@ -132,7 +133,8 @@ bool dunwind_arch_at_sigreturn(unsigned long ip, bool exact)
  * Context: task_work of current (may fault).
  * Return: 0; -EINVAL for a frame out of the stack or a bad IP; -EFAULT.
  */
-int dunwind_arch_sigframe(unsigned long sp, unsigned long hi, struct dunwind_uregs *r)
+int dunwind_arch_sigframe(unsigned long sp, unsigned long fp, unsigned long hi,
+			  struct dunwind_uregs *r)
 {
 	const unsigned long mc = sp + offsetof(struct ucontext, uc_mcontext);
 	struct sigcontext sc;
