@@ -12,8 +12,14 @@
 #include "records.h"
 #include "workload.h"
 
+#if defined(__aarch64__)
+/* 48-bit VAs (Debian's arm64 kernels): the kernel's half starts at the linear map. */
+#define KERNEL_START	0xffff000000000000ULL
+#define USER_END	0x0001000000000000ULL
+#else
 #define KERNEL_START	0xffff800000000000ULL
 #define USER_END	0x0000800000000000ULL
+#endif
 
 FIXTURE(read_loop) {
 	struct dw_records r;

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "arch.h"
 #include "records.h"
 #include "sframe.h"
 #include "sframe/sframe_gen.h"
@@ -263,6 +264,7 @@ FIXTURE(lazy) {
 
 FIXTURE_SETUP(lazy)
 {
+	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "arch.h"
 #include "chain.h"
 #include "records.h"
 #include "sframe/sframe_gen.h"
@@ -163,6 +164,7 @@ FIXTURE(gen) {
 
 FIXTURE_SETUP(gen)
 {
+	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
 }
@@ -292,6 +294,7 @@ FIXTURE_VARIANT_ADD(badreg, rbx_on_v2) { .kind = BAD_RBX_V2, .err = EINVAL };
 
 FIXTURE_SETUP(badreg)
 {
+	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
 	/* Absolute FDE start addresses: swapping two FDEs really unsorts them. */
 	struct dw_sframe_gen_opts go = { .flags = DW_SFRAME_GEN_ABS };
 	struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_NO_CACHE };
@@ -433,6 +436,7 @@ FIXTURE(reglife) {
 
 FIXTURE_SETUP(reglife)
 {
+	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
 	char src[4096];
 	int ret;
 
