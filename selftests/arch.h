@@ -14,7 +14,10 @@
 #define DW_ARCH_NO_SFRAME \
 	"no aarch64 SFrame tables in the module or the workloads yet (issue 31)"
 #define DW_SKIP_WITHOUT(what)	SKIP(return, "%s", what)
+/* Why a workload that needs the assembler's --gsframe was not built. */
+#define DW_NO_GSFRAME_WORKLOAD	DW_ARCH_NO_SFRAME
 #else
+#define DW_NO_GSFRAME_WORKLOAD	"the assembler lacks --gsframe (binutils >= 2.40)"
 #define DW_SKIP_WITHOUT(what)	do { } while (0)
 #endif
 

@@ -73,7 +73,7 @@ static int profile_chain(struct __test_metadata *_metadata, struct profile *p,
 	ASSERT_EQ(0, dw_workload_path(p->prog, path, sizeof(path)));
 	if (access(path, X_OK))
 		SKIP(return 1, "%s not built: %s", p->prog,
-		     p->missing ? p->missing : "the assembler lacks --gsframe (binutils >= 2.40)");
+		     p->missing ? p->missing : DW_NO_GSFRAME_WORKLOAD);
 	ret = dw_workload_start(&w, p->prog, NULL, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start workload %s: %s", p->prog, strerror(-ret));
 	maps = dw_maps_load(NULL, w.pid);

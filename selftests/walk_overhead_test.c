@@ -15,6 +15,7 @@
 
 #include "symbols/kallsyms.h"
 #include "kselftest_harness.h"
+#include "arch.h"
 #include "records.h"
 #include "workload.h"
 
@@ -112,7 +113,7 @@ FIXTURE_SETUP(walk)
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
 	if (dw_workload_path("deep", path, sizeof(path)) || access(path, X_OK))
-		SKIP(return, "no workloads/deep (built only when the assembler knows --gsframe)");
+		SKIP(return, "no workloads/deep: %s", DW_NO_GSFRAME_WORKLOAD);
 	self->ks = dw_kallsyms_load(NULL);
 	ASSERT_NE(NULL, self->ks) TH_LOG("cannot read /proc/kallsyms: %s", strerror(errno));
 	memset(&self->v, 0, sizeof(self->v));
