@@ -156,6 +156,10 @@ static const struct dw_option record_options[] = {
 	OPT_BOOL(0, "no-symbol-snapshot", struct dw_record_opts, no_usyms,
 		 "do not store the user functions hit in the capture (reports then need the "
 		 "binaries)"),
+	OPT_BOOL(0, "no-python", struct dw_record_opts, no_python,
+		 "do not register CPython interpreters (3.11, 3.13, 3.14) with the module: "
+		 "their samples show the interpreter's C frames, not the program's Python "
+		 "functions"),
 	OPT_BOOL(0, "no-inherit", struct dw_record_opts, no_inherit,
 		 "do not follow the processes the command (or -p's process) creates; "
 		 "threads are followed all the same"),
@@ -203,7 +207,10 @@ const struct dw_cmd_help dw_record_help = {
 	       "reports it, and walks in it wait for that (--no-barrier: they do not). With -a, every task on the CPUs (-C) is sampled until the "
 	       "command exits, --duration, or SIGINT/SIGTERM; at the start, every file mapped "
 	       "executable by a running process gets its table, later ones as they are mapped; "
-	       "the summary names the files that got none.",
+	       "the summary names the files that got none. A CPython interpreter (3.11, 3.13, 3.14, the "
+	       "executable or libpython) is registered as it is mapped: the stacks then show the "
+	       "program's Python functions with file and line among the native frames, named "
+	       "in the capture (--no-python: not).",
 	.options = record_options,
 	.flags = DW_PARSE_STOP_AT_NON_OPTION,
 };
@@ -301,6 +308,7 @@ static int do_record(const struct dw_record_opts *o)
 		close(r.pidfd);
 	dw_kips_free(&r.st.kips);
 	dw_sframe_feed_free(&r.st.feed);
+	dw_pyfeed_free(&r.st.py);
 	dw_usnap_writer_free(r.st.usnap);
 	dw_dso_cache_free(r.st.feed.dsos);
 	dw_session_close(&r.s);

@@ -9,10 +9,11 @@
 #include "interp/cpython_elf.h"
 
 /* Symbols looked for, and where each lands. */
-enum { S_RUNTIME, S_EVAL, S_VERSION, S_CODE, S_STR, S_BYTES, S_NR };
+enum { S_RUNTIME, S_EVAL, S_VERSION, S_CODE, S_STR, S_BYTES, S_COLD, S_NR };
 static const char *const py_syms[S_NR] = {
 	"_PyRuntime", "_PyEval_EvalFrameDefault", "Py_Version",
 	"PyCode_Type", "PyUnicode_Type", "PyBytes_Type",
+	"_PyEval_EvalFrameDefault.cold",	/* GCC's cold part: .symtab only */
 };
 
 /* Bytes of .PyRuntime read for _Py_DebugOffsets (3.14's is 760 bytes). */
@@ -90,6 +91,25 @@ static int py_layout(Elf *elf, int fd, const GElf_Sym *found, struct dw_cpython 
 	return 0;
 }
 
+/* The PT_LOAD segment that holds the eval loop: its p_vaddr and p_offset. */
+static int py_text_segment(Elf *elf, struct dw_cpython *py)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    py->eval_lo < ph.p_vaddr || py->eval_hi > ph.p_vaddr + ph.p_memsz)
+			continue;
+		py->text_vaddr = ph.p_vaddr;
+		py->text_offset = ph.p_offset;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static int py_elf(Elf *elf, int fd, struct dw_cpython *py)
 {
 	GElf_Sym found[S_NR];
@@ -109,6 +129,12 @@ static int py_elf(Elf *elf, int fd, struct dw_cpython *py)
 	py->code_type = found[S_CODE].st_value;
 	py->str_type = found[S_STR].st_value;
 	py->bytes_type = found[S_BYTES].st_value;
+	if (found[S_COLD].st_value && found[S_COLD].st_size) {
+		py->cold_lo = found[S_COLD].st_value;
+		py->cold_hi = py->cold_lo + found[S_COLD].st_size;
+	}
+	if (py->eval_hi <= py->eval_lo || py_text_segment(elf, py))
+		return -EINVAL;
 	return py_layout(elf, fd, found, py);
 }
 

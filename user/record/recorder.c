@@ -89,6 +89,14 @@ static int rec_mmap(const struct dunwind_rec_mmap *m, void *arg)
 	if (st->usnap)
 		dw_usnap_collect_ops.mmap(m, st->usnap);	/* -ENOMEM: said at the end */
 	dw_sframe_feed_mapping(&st->feed, m);
+	dw_pyfeed_mapping(&st->py, m);
+	return 0;
+}
+
+static int rec_fork(const struct dunwind_rec_task *t, void *arg)
+{
+	if (t->pid == t->tid)		/* a new process, not a thread */
+		dw_pyfeed_fork(&((struct dw_recorder *)arg)->py, t->ppid, t->pid);
 	return 0;
 }
 
@@ -116,6 +124,7 @@ static const struct dw_rec_ops recorder_ops = {
 	.lost = rec_lost,
 	.mmap = rec_mmap,
 	.comm = rec_comm,
+	.fork = rec_fork,
 	.ksyms = rec_other,
 	.usyms = rec_other,
 	.unknown = rec_other,

@@ -13,6 +13,7 @@
 #include "capture/capture.h"
 #include "record/kips.h"
 #include "capture/usnap.h"
+#include "interp/pyfeed.h"
 #include "sframe/sframe_feed.h"
 
 struct dw_recorder {
@@ -31,6 +32,8 @@ struct dw_recorder {
 	int write_err;
 	/* SFrame tables generated for libraries without .sframe. */
 	struct dw_sframe_feed feed;
+	/* CPython interpreters registered, and the processes that run them. */
+	struct dw_pyfeed py;
 	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
 	long long ksyms_ms;
 	/* Kernel IPs seen (dw_recorder_replay()), for a snapshot of just the

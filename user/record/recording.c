@@ -158,6 +158,9 @@ int dw_record_open(struct dw_record_run *r)
 	sigaction(SIGTERM, &sa, NULL);
 	r->st.feed.dev_fd = o->no_gen || r->st.unprivileged ? -1 : r->s.fd;
 	r->st.feed.barrier = !!(r->cfg.flags & DUNWIND_CFG_TABLE_BARRIER);
+	r->st.py.dev_fd = r->s.fd;
+	r->st.py.on = !o->no_python;
+	r->st.py.dsos = r->st.feed.dsos;
 	dw_sframe_feed_vdso(&r->st.feed);
 	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
 		dw_sframe_feed_system(&r->st.feed);

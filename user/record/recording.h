@@ -30,6 +30,7 @@ struct dw_record_opts {
 	int no_barrier;			/* --no-barrier */
 	int no_ksyms;			/* --no-kallsyms */
 	int no_usyms;			/* --no-symbol-snapshot */
+	int no_python;			/* --no-python */
 	int no_inherit;			/* --no-inherit: not the processes it creates */
 	int off_cpu;			/* --off-cpu */
 	unsigned long long off_cpu_thresh_us;	/* --off-cpu-thresh */
