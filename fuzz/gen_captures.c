@@ -2,8 +2,9 @@
 /*
  * Write the capture target's seed corpus: captures made by the writer the
  * recorder uses, with every record type (COMM, MMAP, SAMPLE, USER_STACK,
- * SAMPLE_STACK, LOST, one of an unknown type), as they are and
- * zstd-compressed, without and with kernel and user symbol snapshots.
+ * SAMPLE_STACK, LOST, one of an unknown type, a stack with Python frames
+ * and their DW_REC_PYCODE records), as they are and zstd-compressed,
+ * without and with kernel and user symbol snapshots.
  *   gen_captures DIR
  */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "capture/capture.h"
 #include "capture/ksnap.h"
+#include "capture/pysnap.h"
 #include "capture/usnap.h"
 #include "capture/zchunk.h"
 #include "tests/mkrec.h"
@@ -46,6 +48,34 @@ static int write_text(const char *path, const char *text)
 	return fclose(f) ? -1 : 0;
 }
 
+/* A stack with two Python frames, a stop and a frame cut short, and their code objects. */
+static int python(struct dw_capture_writer *w, __u64 t)
+{
+	/* A small co_linetable: lines 12, 12, 12, 14 from firstlineno 11. */
+	static const __u8 table[] = { 0x80 | 13 << 3, 2, 0x80 | 10 << 3 | 1, 0, 4, 0x80 | 13 << 3, 4 };
+	static const __u64 code = 0x7f5500001230ULL;
+	union rec_buf b;
+	int err = 0, len;
+
+	err |= dw_capture_write(w, mk_sample(&b, 30, t, PID, PID, 0, 0));
+	mk_stack(&b, 30, PID, PID, 8, 0x7f0000001000, DUNWIND_STOP_END);
+	b.stack.methods |= DUNWIND_UNWIND_INTERP;
+	b.stack.ips[1] = DUNWIND_IP_INTERP(DUNWIND_IP_INTERP_FRAME, 2);
+	b.stack.ips[2] = code;
+	b.stack.ips[3] = DUNWIND_IP_INTERP(DUNWIND_IP_INTERP_FRAME, 1ULL << 32 | 0xfffffffe);
+	b.stack.ips[4] = code + 0x100;
+	b.stack.ips[5] = DUNWIND_IP_INTERP(DUNWIND_IP_INTERP_STOP, DUNWIND_INTERP_STOP_FAULT);
+	b.stack.ips[7] = DUNWIND_IP_INTERP(DUNWIND_IP_INTERP_FRAME, 0);
+	err |= dw_capture_write(w, &b.stack.hdr);
+	len = dw_pysnap_encode(&b, sizeof(b), PID, code, t, "Worker.run", "/srv/app.py", 11, table,
+			       sizeof(table));
+	err |= len < 0 || dw_capture_write(w, &b.hdr);
+	len = dw_pysnap_encode(&b, sizeof(b), PID, code + 0x100, t, "<module>", "/srv/app.py", 1,
+			       NULL, 0);
+	err |= len < 0 || dw_capture_write(w, &b.hdr);
+	return err ? -1 : 0;
+}
+
 static int records(struct dw_capture_writer *w)
 {
 	static const __u64 uips[] = { 0x7f0000001010, 0x7f0000001044, 0x7f0000001001 };
@@ -65,6 +95,7 @@ static int records(struct dw_capture_writer *w)
 	err |= dw_capture_write(w, mk_sample_stack(&b, 20, t++, PID, PID, uips, 3));
 	err |= dw_capture_write(w, mk_lost(&b, 3, 2));
 	err |= dw_capture_write(w, mk_unknown(&b, 200, 24));
+	err |= python(w, t++);
 	return err ? -1 : 0;
 }
 

@@ -9,6 +9,7 @@
 #include "record.h"
 #include "capture/dispatch.h"
 #include "capture/ksnap.h"
+#include "capture/pysnap.h"
 #include "capture/usnap.h"
 
 /* A callback of the ops, its record cast to the type it takes. */
@@ -23,6 +24,8 @@ static int call_other(const struct dw_rec_ops *ops, const struct dunwind_rec_hea
 		return CALL(ops->ksyms, rec, arg);
 	case DW_REC_USYMS:
 		return CALL(ops->usyms, rec, arg);
+	case DW_REC_PYCODE:
+		return CALL(ops->pycode, rec, arg);
 	default:
 		return ops->unknown ? ops->unknown(rec, arg) : -EINVAL;
 	}

@@ -21,8 +21,8 @@
  * Every callback gets the record, checked and cast to its type, and the
  * @arg given to dw_rec_dispatch(); what it returns, dw_rec_dispatch()
  * returns.  A NULL callback of a known type: the reader ignores that
- * type (0).  @ksyms and @usyms get the capture-only snapshot records
- * (DW_REC_KSYMS, DW_REC_USYMS) with a sound header, their contents
+ * type (0).  @ksyms, @usyms and @pycode get the capture-only snapshot
+ * records (DW_REC_KSYMS, DW_REC_USYMS, DW_REC_PYCODE) with a sound header, their contents
  * unchecked (their readers check them).  @unknown gets any other type
  * with a sound header; without it such a record is refused.
  */
@@ -37,6 +37,7 @@ struct dw_rec_ops {
 	int (*exit)(const struct dunwind_rec_task *t, void *arg);
 	int (*ksyms)(const struct dunwind_rec_header *rec, void *arg);
 	int (*usyms)(const struct dunwind_rec_header *rec, void *arg);
+	int (*pycode)(const struct dunwind_rec_header *rec, void *arg);
 	int (*unknown)(const struct dunwind_rec_header *rec, void *arg);
 };
 
