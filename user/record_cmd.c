@@ -309,6 +309,7 @@ static int do_record(const struct dw_record_opts *o)
 	dw_kips_free(&r.st.kips);
 	dw_sframe_feed_free(&r.st.feed);
 	dw_pyfeed_free(&r.st.py);
+	dw_pynames_free(&r.st.pynames);
 	dw_usnap_writer_free(r.st.usnap);
 	dw_dso_cache_free(r.st.feed.dsos);
 	dw_session_close(&r.s);

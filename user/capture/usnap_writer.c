@@ -20,6 +20,7 @@
 
 #include "record.h"
 #include "symbols/procs.h"
+#include "capture/pysnap.h"
 #include "capture/usnap.h"
 #include "symbols/perfmap.h"
 #include "symbols/procfile.h"
@@ -207,6 +208,11 @@ static void collect_ips(struct dw_usnap_writer *c, __u32 pid, __u64 time, const 
 	a.pid = pid;
 	/* Return addresses are looked up inside their call (as reports do). */
 	for (i = 0; i < nr && !c->failed; i++) {
+		if (DUNWIND_IP_IS_INTERP(ips[i])) {
+			/* A Python frame's code address is named apart (capture/pysnap.h). */
+			i += DW_IS_PY_FRAME(ips[i]);
+			continue;
+		}
 		a.look = ips[i] - (i ? 1 : 0);
 		addrs_add(c, &a);
 	}

@@ -10,6 +10,8 @@
 
 /* Characters of a str read at most (names and paths are short). */
 #define PY_STR_MAX	1024
+/* Bytes dw_pycode_ident() reads at once. */
+#define PY_IDENT_SPAN	512
 
 int dw_pymem_pid_read(void *ctx, __u64 addr, void *dst, size_t len)
 {
@@ -131,14 +133,14 @@ static int py_str(const struct dw_cpython_layout *l, const struct dw_pytypes *ty
 	return err;
 }
 
-/* The line of @insn from the code object's line table. */
-static int py_line(const struct dw_cpython_layout *l, const struct dw_pytypes *types,
-		   const struct dw_pymem *mem, __u64 table, int first, __s32 insn, int *line)
+/* The bytes object @table: its size and bytes (malloc()ed) in @buf. */
+static int py_table(const struct dw_cpython_layout *l, const struct dw_pytypes *types,
+		    const struct dw_pymem *mem, __u64 table, __u8 **buf, size_t *len)
 {
 	__u64 size;
-	__u8 *buf;
 	int err;
 
+	*buf = NULL;
 	err = py_typed(l, mem, table, types->bytes);
 	if (!err)
 		err = py_read(mem, table, l->bytes_size, &size, sizeof(size));
@@ -146,14 +148,96 @@ static int py_line(const struct dw_cpython_layout *l, const struct dw_pytypes *t
 		return err;
 	if (size > DW_PYCODE_TABLE_MAX)
 		return -EINVAL;
-	buf = malloc(size ? size : 1);
-	if (!buf)
+	*buf = malloc(size ? size : 1);
+	if (!*buf)
 		return -ENOMEM;
-	err = py_read(mem, table, l->bytes_sval, buf, size);
+	err = py_read(mem, table, l->bytes_sval, *buf, size);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	*len = size;
+	return err;
+}
+
+/* The line of @insn from the code object's line table. */
+static int py_line(const struct dw_cpython_layout *l, const struct dw_pytypes *types,
+		   const struct dw_pymem *mem, __u64 table, int first, __s32 insn, int *line)
+{
+	size_t size;
+	__u8 *buf;
+	int err;
+
+	err = py_table(l, types, mem, table, &buf, &size);
 	if (!err)
 		err = dw_py_line(buf, size, first, insn, line);
 	free(buf);
 	return err == -ENOENT ? -EINVAL : err;
+}
+
+/**
+ * dw_pycode_table() - the line table of code object @code, as bytes
+ * @l, @types, @mem:	as for dw_pycode_read()
+ * @code:		the code object
+ * @table, @len:	set to the bytes (malloc()ed, the caller frees) and their count
+ *
+ * Context: user space.
+ * Return: 0; -EFAULT, -EINVAL (not a code object, or its table not bytes
+ * or over DW_PYCODE_TABLE_MAX) or -ENOMEM.
+ */
+int dw_pycode_table(const struct dw_cpython_layout *l, const struct dw_pytypes *types,
+		    const struct dw_pymem *mem, __u64 code, __u8 **table, size_t *len)
+{
+	__u64 addr;
+	int err;
+
+	*table = NULL;
+	*len = 0;
+	err = py_typed(l, mem, code, types->code);
+	if (!err)
+		err = py_ptr(mem, code, l->co_linetable, &addr);
+	return err ? err : py_table(l, types, mem, addr, table, len);
+}
+
+/**
+ * dw_pycode_ident() - what tells one code object from another at @code
+ * @l, @mem:	as for dw_pycode_read()
+ * @code:	the code object
+ * @id:		set to its type, qualname, filename and line table pointers
+ *		and first line: another object at the same address differs
+ *		in one of them (its strings are other objects)
+ *
+ * Context: user space.
+ * Return: 0, or -EFAULT.
+ */
+int dw_pycode_ident(const struct dw_cpython_layout *l, const struct dw_pymem *mem, __u64 code,
+		    __u64 id[DW_PYCODE_IDENT])
+{
+	const __u32 off[DW_PYCODE_IDENT] = {
+		l->ob_type, l->co_qualname, l->co_filename, l->co_linetable, l->co_firstlineno,
+	};
+	__u32 lo = off[0], hi = off[0], i;
+	__u8 buf[PY_IDENT_SPAN];
+	int err = 0;
+
+	for (i = 1; i < DW_PYCODE_IDENT; i++) {
+		lo = off[i] < lo ? off[i] : lo;
+		hi = off[i] > hi ? off[i] : hi;
+	}
+	hi += 8;
+	/* One read where the fields are close (they are: the object's header). */
+	if (hi - lo <= sizeof(buf))
+		err = py_read(mem, code, lo, buf, hi - lo);
+	for (i = 0; !err && i < DW_PYCODE_IDENT; i++) {
+		__u32 n = i == DW_PYCODE_IDENT - 1 ? 4 : 8;
+
+		id[i] = 0;
+		if (hi - lo <= sizeof(buf))
+			memcpy(&id[i], buf + off[i] - lo, n);
+		else
+			err = py_read(mem, code, off[i], &id[i], n);
+	}
+	return err;
 }
 
 int dw_pycode_read(const struct dw_cpython_layout *l, const struct dw_pytypes *types,

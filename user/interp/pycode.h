@@ -49,6 +49,14 @@ int dw_pycode_read(const struct dw_cpython_layout *l, const struct dw_pytypes *t
 		   const struct dw_pymem *mem, __u64 code, __s32 insn,
 		   struct dw_pycode_info *out);
 
+int dw_pycode_table(const struct dw_cpython_layout *l, const struct dw_pytypes *types,
+		    const struct dw_pymem *mem, __u64 code, __u8 **table, size_t *len);
+
+/* Words dw_pycode_ident() reads. */
+#define DW_PYCODE_IDENT		5
+int dw_pycode_ident(const struct dw_cpython_layout *l, const struct dw_pymem *mem, __u64 code,
+		    __u64 id[DW_PYCODE_IDENT]);
+
 /* A reader over process_vm_readv(); @ctx points to the pid_t. */
 int dw_pymem_pid_read(void *ctx, __u64 addr, void *dst, size_t len);
 

@@ -184,6 +184,18 @@ static void summary_symbols(const struct dw_recorder *st)
 			st->usyms.first_not_found);
 }
 
+/* The CPython interpreters seen, and the code objects named in the capture. */
+static void summary_python(const struct dw_recorder *st)
+{
+	const struct dw_pynames *n = &st->pynames;
+
+	if (!st->py.pythons && !n->named)
+		return;
+	dw_info("python: %u interpreters (%u registered), %lu code objects named "
+		"(%lu again, another object at the address), %lu unreadable\n",
+		st->py.pythons, st->py.registered, n->named, n->renamed, n->failed);
+}
+
 /**
  * dw_record_summary() - what was recorded, lost, registered and written
  * @st:		the recording
@@ -204,6 +216,7 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 	if (have_stats)
 		summary_module(ks);
 	summary_symbols(st);
+	summary_python(st);
 	if (st->write_err)
 		dw_warn("%s is incomplete (%s): it holds at most the %llu "
 			"records (%llu bytes) written before the error; 'dunwind report' reads "

@@ -13,6 +13,7 @@
 
 #include "capture/dispatch.h"
 #include "capture/ksnap.h"
+#include "ipcode.h"
 #include "record/recorder.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -54,21 +55,28 @@ static int rec_sample(const struct dunwind_rec_sample *s, void *arg)
 
 static int rec_user_stack(const struct dunwind_rec_user_stack *u, void *arg)
 {
-	(void)u;
-	((struct dw_recorder *)arg)->user_stacks++;
+	struct dw_recorder *st = arg;
+
+	st->user_stacks++;
+	if (st->py.on && (u->methods & DUNWIND_UNWIND_INTERP))
+		(void)dw_pynames_stack(&st->pynames, &st->py, u->pid, u->time, u->ips, u->nr);
 	return 0;
 }
 
 /* One sample (user mode: a cookie, no kernel IPs) and its stack. */
 static int rec_sample_stack(const struct dunwind_rec_sample_stack *ss, void *arg)
 {
+	static __u64 ips[DUNWIND_MAX_USER_FRAMES];
 	struct dw_recorder *st = arg;
 
-	(void)ss;
 	st->samples++;
 	st->samples_cookie++;
 	st->user_stacks++;
 	st->sample_stacks++;
+	if (!st->py.on || !(ss->methods & DUNWIND_UNWIND_INTERP) || ss->nr > DUNWIND_MAX_USER_FRAMES ||
+	    dunwind_ipcode_decode(ss->ips, ss->hdr.size - sizeof(*ss), ips, ss->nr) < 0)
+		return 0;
+	(void)dw_pynames_stack(&st->pynames, &st->py, ss->pid, ss->time, ips, ss->nr);
 	return 0;
 }
 
@@ -149,6 +157,9 @@ int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
 	if (err)
 		return err;
 	err = dw_capture_write_checked(&st->w, rec);	/* the drain checked it */
+	/* The Python code objects it named, after it (it sits in the batch). */
+	if (!err && st->pynames.pending_len)
+		err = dw_pynames_flush(&st->pynames, &st->w);
 	if (err) {
 		st->write_err = err;
 		return err;

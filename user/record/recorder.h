@@ -14,6 +14,7 @@
 #include "record/kips.h"
 #include "capture/usnap.h"
 #include "interp/pyfeed.h"
+#include "interp/pynames.h"
 #include "sframe/sframe_feed.h"
 
 struct dw_recorder {
@@ -34,6 +35,8 @@ struct dw_recorder {
 	struct dw_sframe_feed feed;
 	/* CPython interpreters registered, and the processes that run them. */
 	struct dw_pyfeed py;
+	/* Their code objects, named while the processes live (DW_REC_PYCODE). */
+	struct dw_pynames pynames;
 	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
 	long long ksyms_ms;
 	/* Kernel IPs seen (dw_recorder_replay()), for a snapshot of just the
