@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analyze/profile_priv.h"
+#include "interp/linetable.h"
 #include "symbols/dso.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
@@ -206,13 +207,118 @@ static void kernel_loc(struct dw_prof *p, struct dw_prof_loc *l, int adj)
 		loc_lines(p, l, NULL, prof_internf(p, "[unknown] (0x%" PRIx64 ")", l->ip));
 }
 
+/* Why a Python chain was cut, as its marker says it. */
+static const char *py_stop_name(uint64_t why)
+{
+	static const char *const names[DUNWIND_INTERP_STOP_MAX] = {
+		[DUNWIND_INTERP_STOP_END] = "end",
+		[DUNWIND_INTERP_STOP_NO_THREAD] = "no thread state",
+		[DUNWIND_INTERP_STOP_MAX_DEPTH] = "too deep",
+		[DUNWIND_INTERP_STOP_FAULT] = "fault",
+		[DUNWIND_INTERP_STOP_BAD_FRAME] = "bad frame",
+		[DUNWIND_INTERP_STOP_CYCLE] = "cycle",
+		[DUNWIND_INTERP_STOP_BOUND] = "bound",
+	};
+
+	if (why < DUNWIND_INTERP_STOP_MAX)
+		return names[why];
+	return why == LOC_PY_STOP_ENTRY ? "malformed entry" : "not a code object";
+}
+
+/*
+ * The line of the instruction at byte offset @insn of code object @c
+ * (negative: not started, its first line); 0 if unknown.
+ */
+static int py_line(const struct dw_pysnap_code *c, __s32 insn)
+{
+	int line = 0;
+
+	if (insn < 0)
+		return c->firstlineno > 0 ? c->firstlineno : 0;
+	if (!c->table_len || dw_py_line(c->table, c->table_len, c->firstlineno, insn, &line) ||
+	    line < 0)
+		return 0;
+	return line;
+}
+
+/*
+ * A Python frame: "qualname (file.py:LINE)", its function's file the
+ * source file, from the capture's code objects.  One the capture does not
+ * know is a marker: the chain cannot be named there.
+ */
+static void python_loc(struct dw_prof *p, struct dw_prof_loc *l, const struct loc_key *k,
+		       __u64 time)
+{
+	struct prof_priv *pp = p->priv;
+	const struct dw_pysnap_code *c = dw_pysnap_find(&pp->pysnap, k->pid, k->ip, time);
+	const char *name;
+	int line;
+
+	l->dso = prof_intern(p, DW_PROF_PYTHON_DSO);
+	if (!c) {
+		l->marker = 1;
+		l->ip = 0;
+		l->dso = prof_intern(p, DW_PROF_MARKER_DSO);
+		loc_lines(p, l, NULL, prof_intern(p, "[python: not a code object]"));
+		return;
+	}
+	l->python = 1;
+	line = py_line(c, k->insn);
+	if (line > 0)
+		name = prof_internf(p, "%s (%s:%d)", c->name[0] ? c->name : "?", base_name(c->file),
+				    line);
+	else
+		name = prof_internf(p, "%s (%s)", c->name[0] ? c->name : "?", base_name(c->file));
+	l->sym = name;
+	l->first_line = (uint32_t)p->nr_lines;
+	prof_add_line(p, prof_func_get(p, name, l->dso, prof_intern(p, c->file)), line);
+	l->nr_lines = 1;
+}
+
+/**
+ * prof_push_user() - push user stack entry @i of @u (and what goes with it)
+ * @p:		the profile
+ * @u:		the stack
+ * @i:		the entry
+ * @image:	the process image, @live: the live process's maps, or NULL
+ *
+ * A Python frame is a tagged entry and its code address, a Python stop
+ * one tagged entry (Documentation/abi.rst, "Interpreter frames"); a
+ * tagged entry that is neither, or a frame without its code address, is
+ * a marker.
+ * Return: the index of the last entry used.
+ */
+unsigned int prof_push_user(struct dw_prof *p, const struct dunwind_rec_user_stack *u,
+			    unsigned int i, const void *image, struct dw_maps *live)
+{
+	__u64 e = u->ips[i];
+	struct loc_key k = { .ip = e, .kind = i ? LOC_USER_RET : LOC_USER, .pid = u->pid,
+			     .image = image };
+
+	if (!DUNWIND_IP_IS_INTERP(e)) {
+		prof_push_loc(p, &k, u->time, live);
+		return i;
+	}
+	k = (struct loc_key){ .ip = LOC_PY_STOP_ENTRY, .kind = LOC_PY_STOP };
+	if (DW_IS_PY_FRAME(e) && i + 1 < u->nr) {
+		k = (struct loc_key){ .ip = u->ips[i + 1], .kind = LOC_PY, .pid = u->pid,
+				      .insn = (__s32)(__u32)e };
+		i++;
+	} else if (DW_IS_PY_STOP(e)) {
+		k.ip = e & 0xff;
+	}
+	prof_push_loc(p, &k, u->time, NULL);
+	return i;
+}
+
 static int loc_eq(const void *ctx, uint32_t id, const void *key)
 {
 	const struct dw_prof *p = ctx;
 	const struct prof_priv *pp = p->priv;
 	const struct loc_key *a = &pp->loc_keys[id], *b = key;
 
-	return a->ip == b->ip && a->kind == b->kind && a->pid == b->pid && a->image == b->image;
+	return a->ip == b->ip && a->kind == b->kind && a->pid == b->pid && a->image == b->image &&
+	       a->insn == b->insn;
 }
 
 /* Index of the location for @k, resolved on first sight; -1 on ENOMEM. */
@@ -242,6 +348,15 @@ static long loc_get(struct dw_prof *p, const struct loc_key *k, __u64 time, stru
 		l->dso = prof_intern(p, DW_PROF_MARKER_DSO);
 		loc_lines(p, l, NULL, prof_internf(p, "[truncated: %s]",
 						   dw_prof_stop_name((int)k->ip)));
+		break;
+	case LOC_PY:
+		python_loc(p, l, k, time);
+		break;
+	case LOC_PY_STOP:
+		l->marker = 1;
+		l->ip = 0;
+		l->dso = prof_intern(p, DW_PROF_MARKER_DSO);
+		loc_lines(p, l, NULL, prof_internf(p, "[python: %s]", py_stop_name(k->ip)));
 		break;
 	case LOC_WALK:
 		l->marker = 1;

@@ -127,11 +127,9 @@ static void on_sample(const struct dunwind_rec_sample *s, const struct dunwind_r
 	ps->stop = DUNWIND_STOP_END;
 	if (u) {
 		ut = u->time;
-		for (i = 0; i < u->nr; i++) {
-			k = (struct loc_key){ .ip = u->ips[i], .kind = i ? LOC_USER_RET : LOC_USER, .pid = s->pid,
-					      .image = dw_procs_image(pp->model, s->pid, ut) };
-			prof_push_loc(p, &k, ut, lp ? lp->maps : NULL);
-		}
+		for (i = 0; i < u->nr; i++)
+			i = prof_push_user(p, u, i, dw_procs_image(pp->model, s->pid, ut),
+					   lp ? lp->maps : NULL);
 		ps->stop = u->stop;
 		p->stacks_by_method[u->methods]++;
 		p->nr_fp += u->nr_fp;
@@ -307,6 +305,13 @@ static int in_usyms(const struct dunwind_rec_header *rec, void *arg)
 	return dw_usnap_add(pp->usnap, rec);
 }
 
+static int in_pycode(const struct dunwind_rec_header *rec, void *arg)
+{
+	struct prof_priv *pp = ((struct prof_in *)arg)->p->priv;
+
+	return dw_pysnap_add(&pp->pysnap, rec);
+}
+
 static int in_unknown(const struct dunwind_rec_header *rec, void *arg)
 {
 	(void)rec;
@@ -330,6 +335,7 @@ static const struct dw_rec_ops prof_ops = {
 	.exit = in_task,
 	.ksyms = in_ksyms,
 	.usyms = in_usyms,
+	.pycode = in_pycode,
 	.unknown = in_unknown,
 };
 
@@ -451,6 +457,7 @@ void dw_prof_free(struct dw_prof *p)
 		dw_procs_free(pp->model);
 		dw_kallsyms_free(pp->ksyms);
 		dw_usnap_free(pp->usnap);
+		dw_pysnap_free(&pp->pysnap);
 		dw_dso_cache_free(pp->dsos);
 		free(pp);
 	}

@@ -32,6 +32,8 @@ enum { DW_PROF_ALL = 0, DW_PROF_ON_CPU, DW_PROF_OFF_CPU };
 
 /* The "file" of truncation markers. */
 #define DW_PROF_MARKER_DSO	"[truncated]"
+/* The "file" of Python frames (their source file is their function's). */
+#define DW_PROF_PYTHON_DSO	"[python]"
 /*
  * The one frame (a marker, no address) that stands for the kernel part of a
  * sample taken in dunwind's own walk (DUNWIND_SAMPLE_IN_WALK); its name and
@@ -84,6 +86,7 @@ struct dw_prof_loc {
 	uint32_t first_line, nr_lines;	/* in lines: innermost first, >= 1 */
 	int kernel;
 	int marker;			/* a truncation marker, no address */
+	int python;			/* a Python frame: @ip is its code object */
 };
 
 struct dw_prof_sample {

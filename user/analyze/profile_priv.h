@@ -10,6 +10,7 @@
 
 #include "symbols/procs.h"
 #include "analyze/profile.h"
+#include "capture/pysnap.h"
 #include "capture/usnap.h"
 #include "symbols/kallsyms.h"
 #include "util/array.h"
@@ -36,12 +37,18 @@ enum loc_kind {
 	LOC_KERNEL_RET,			/* kernel return address */
 	LOC_STOP,			/* marker: the stack stops here, ip = the reason */
 	LOC_WALK,			/* marker: dunwind's own stack walk */
+	LOC_PY,				/* a Python frame: ip = its code object */
+	LOC_PY_STOP,			/* marker: a Python chain cut, ip = LOC_PY_STOP_* */
 };
+
+/* LOC_PY_STOP's ip: enum dunwind_interp_stop, or one of these. */
+#define LOC_PY_STOP_ENTRY	0x100	/* a tagged entry without its code, or of a kind unknown */
 
 struct loc_key {
 	const void *image;		/* process image, or NULL (kernel, markers) */
 	uint64_t ip;
 	__u32 pid;
+	__s32 insn;			/* LOC_PY: the instruction's byte offset */
 	enum loc_kind kind;
 };
 
@@ -60,6 +67,7 @@ struct prof_priv {
 	struct live_proc *live;
 	struct dw_symctx *syms;		/* the user symbolizers' state (locations.c) */
 	struct dw_usnap *usnap;		/* the capture's user symbols, or NULL */
+	struct dw_pysnap pysnap;	/* the capture's Python code objects */
 	struct unnamed_file *unnamed;
 	int other_boot;
 	unsigned long long lost_stacks;
@@ -81,6 +89,8 @@ void prof_intern_free(struct prof_priv *pp);
 struct dw_symbolizer;
 extern const struct dw_symbolizer *const prof_user_symbolizers[];
 int prof_push_loc(struct dw_prof *p, const struct loc_key *k, __u64 time, struct dw_maps *live);
+unsigned int prof_push_user(struct dw_prof *p, const struct dunwind_rec_user_stack *u,
+			    unsigned int i, const void *image, struct dw_maps *live);
 void prof_warn_unnamed(const struct dw_prof *p);
 void prof_locations_free(struct prof_priv *pp);
 

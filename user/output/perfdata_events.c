@@ -293,7 +293,7 @@ static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
 	for (j = 0; j < s->nr; j++) {
 		const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
 
-		if (!l->marker) {
+		if (!l->marker && !l->python) {
 			ip = l->ip;
 			ctx = l->kernel ? 1 : 2;
 			break;
@@ -317,7 +317,7 @@ static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
 	for (j = 0; j < s->nr; j++) {
 		const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
 
-		if (l->marker)
+		if (l->marker || l->python)	/* no address perf could name */
 			continue;
 		if ((l->kernel ? 1 : 2) != ctx) {
 			ctx = l->kernel ? 1 : 2;

@@ -60,8 +60,8 @@ static void print_loc(FILE *f, const struct dw_prof *p, const struct dw_prof_loc
 {
 	uint32_t j;
 
-	if (l->marker) {
-		fprintf(f, "\t%16" PRIx64 " %s (%s)\n", (uint64_t)0,
+	if (l->marker || l->python) {
+		fprintf(f, "\t%16" PRIx64 " %s (%s)\n", l->ip,
 			p->funcs[p->lines[l->first_line].func].name, l->dso);
 		return;
 	}
