@@ -326,6 +326,9 @@ struct us_set {
 	size_t nr, cap;
 	struct us_file_key *files;
 	size_t nr_files, cap_files;
+	/* The perf maps read: their names are in @ents until the text is written. */
+	struct dw_perfmap **maps;
+	size_t nr_maps, cap_maps;
 	int err;
 };
 
@@ -414,10 +417,15 @@ static int resolve_one(struct dw_usnap_writer *c, struct us_set *s, const struct
 	if (*pm_pid != a->pid) {
 		char path[64];
 
-		dw_perfmap_free(*pm);
+		if (DW_ARRAY_RESERVE(s->maps, s->cap_maps, s->nr_maps + 1, 16)) {
+			s->err = -ENOMEM;
+			return 0;
+		}
 		snprintf(path, sizeof(path), "/tmp/perf-%u.map", a->pid);
 		*pm = dw_perfmap_load(path);
 		*pm_pid = a->pid;
+		if (*pm)
+			s->maps[s->nr_maps++] = *pm;
 	}
 	if (!*pm || !(name = dw_perfmap_lookup(*pm, a->look, &off, &size)))
 		return 0;
@@ -529,7 +537,9 @@ int dw_usnap_write(struct dw_usnap_writer *c, struct dw_capture_writer *w,
 		err = dw_zchunk_write(w, DW_REC_USYMS, DW_USYMS_TEXT, t.buf, t.len);
 	st->bytes = w->hdr.record_bytes - before;
 	st->ms = dw_now_ms() - t0;
-	dw_perfmap_free(pm);
+	for (i = 0; i < s.nr_maps; i++)
+		dw_perfmap_free(s.maps[i]);
+	free(s.maps);
 	free(t.buf);
 	free(s.ents);
 	free(s.files);
