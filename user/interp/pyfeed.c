@@ -86,51 +86,63 @@ static int feed_register(int dev_fd, int fd, const struct dw_cpython *py)
 	return ioctl(dev_fd, DUNWIND_IOC_INTERP_REGISTER, &reg) ? -errno : 0;
 }
 
-/* Say once why the interpreter in @name has no Python frames, and what to do. */
-static void feed_refused(struct dw_pyfeed *f, const char *name, const struct dw_pyfile *pf)
+/* Say once why the interpreter in @name has no Python frames (@err), and what to do. */
+static void feed_refused(struct dw_pyfeed *f, const char *name, const struct dw_pyfile *pf,
+			 int err)
 {
 	int minor = (int)DW_PY_MINOR(pf->py.version);
 
 	f->failed++;
-	if (pf->err == -EOPNOTSUPP)
+	if (err == -EOPNOTSUPP)
 		dw_warn("%s: CPython 3.%d: no Python frames for this version (3.11, 3.13 and 3.14 "
 			"are known); its samples keep their native stacks\n", name, minor);
-	else if (pf->err == -ENOTTY || pf->err == -EINVAL)
+	else if (err == -ENOTTY)
+		dw_warn("%s: the loaded dunwind module has no Python frames (no "
+			"DUNWIND_IOC_INTERP_REGISTER): load the module built with this dunwind, or "
+			"record with --no-python\n", name);
+	else if (err == -EINVAL)
 		dw_warn("%s: the module refused Python frames (%s): load the module built with "
-			"this dunwind, or record with --no-python\n", name, strerror(-pf->err));
-	else if (pf->err == -ENODATA)
+			"this dunwind, or record with --no-python\n", name, strerror(-err));
+	else if (err == -ENODATA)
 		dw_warn("%s: no GNU build-id: no Python frames for it (rebuild with "
 			"-Wl,--build-id)\n", name);
 	else
 		dw_warn("%s: no Python frames: %s (record with --no-python to skip this)\n", name,
-			strerror(-pf->err));
+			strerror(-err));
 }
 
-/* Recognise the interpreter in @file (@name to the user) and register it. */
+/*
+ * Recognise the interpreter in @file (@name to the user) and register it.
+ * A refused registration leaves the file recognised (@pf->err 0): what
+ * the module still gives is named all the same.
+ */
 static void feed_look(struct dw_pyfeed *f, struct dw_pyfile *pf, const char *file,
 		      const char *name)
 {
-	int fd;
+	int fd, err;
 
 	pf->err = dw_cpython_elf(file, &pf->py);
 	if (pf->err == -ENOENT)
 		return;				/* not CPython: nothing to say */
-	if (!pf->err)
-		f->pythons++;
-	if (!pf->err && f->dev_fd >= 0) {
-		fd = open(file, O_RDONLY | O_CLOEXEC);
-		pf->err = fd < 0 ? -errno : feed_register(f->dev_fd, fd, &pf->py);
-		if (fd >= 0)
-			close(fd);
-		if (pf->err == -EEXIST)
-			pf->err = 0;
-		pf->registered = !pf->err;
-		f->registered += !pf->err;
-		if (pf->err == -ENOTTY)
-			f->dev_fd = -1;		/* a module without it: said once */
+	if (pf->err) {
+		feed_refused(f, name, pf, pf->err);
+		return;
 	}
-	if (pf->err)
-		feed_refused(f, name, pf);
+	f->pythons++;
+	if (f->dev_fd < 0)
+		return;
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	err = fd < 0 ? -errno : feed_register(f->dev_fd, fd, &pf->py);
+	if (fd >= 0)
+		close(fd);
+	if (err == -EEXIST)
+		err = 0;
+	pf->registered = !err;
+	f->registered += !err;
+	if (err == -ENOTTY)
+		f->dev_fd = -1;			/* a module without it: said once */
+	if (err)
+		feed_refused(f, name, pf, err);
 }
 
 /* The file (@k) of @m, looked at on first sight; NULL on ENOMEM. */

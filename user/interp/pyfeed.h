@@ -20,7 +20,7 @@
 
 struct dw_dso_cache;
 
-/* One file looked at: CPython (@err 0) or not (@err -errno, said once). */
+/* One file looked at: CPython (@err 0) or not (@err -errno); a refusal is said once. */
 struct dw_pyfile {
 	unsigned long long dev, ino;
 	int err;

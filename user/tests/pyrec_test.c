@@ -10,6 +10,7 @@
  * alone must name the frames: qualname, file, line, in order.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +272,25 @@ TEST_F(py, hostile_entries_print_truncations_and_native_frames_stay)
 	EXPECT_NE(NULL, strstr(text, "7f0000001110"));
 	EXPECT_NE(NULL, strstr(text, "7f0000001210"));
 	free(text);
+}
+
+/* A module without the ioctl (here /dev/null): said once, frames still named. */
+TEST_F(py, a_refused_registration_is_not_fatal)
+{
+	const __u64 s0[] = { NATIVE, frame(self->code[0].insn, 1), self->code[0].addr };
+	const __u64 *const ips[] = { s0, s0 };
+	const unsigned int n[] = { 3, 3 };
+	int fd = open("/dev/null", O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	self->st->py.dev_fd = fd;
+	record(_metadata, self, ips, n, 2);
+	close(fd);
+	EXPECT_EQ(1, self->st->py.pythons);
+	EXPECT_EQ(0, self->st->py.registered);
+	EXPECT_EQ(1, self->st->py.failed);
+	EXPECT_EQ(-1, self->st->py.dev_fd);	/* no second try */
+	EXPECT_EQ(1, self->st->pynames.named);
 }
 
 TEST_F(py, no_python_names_nothing)
