@@ -42,6 +42,7 @@ struct vm_area_struct;
 struct mm_struct;
 struct file;
 struct poll_table_struct;
+struct dunwind_interp;
 
 /* kmod/ring.c: the mmap ring shared with the recorder. */
 struct dunwind_ring {
@@ -240,6 +241,10 @@ int dunwind_elf_parse_user(unsigned long ehdr, struct dunwind_elf_info *info);
 unsigned long dunwind_elf_vdso(struct mm_struct *mm);
 unsigned long dunwind_elf_mapped_header(struct mm_struct *mm, struct vm_area_struct *vma);
 int dunwind_elf_parse_file(struct file *file, struct dunwind_elf_info *info);
+
+/* kmod/interp.c: interpreters registered (Documentation/python.rst). */
+int dunwind_interp_register(struct dunwind_session *s, const void __user *arg);
+void dunwind_interp_free(struct dunwind_session *s);
 
 /* kmod/sframe.c: SFrame tables found in the walked process's memory. */
 #define DUNWIND_SFRAME_MAPS	64	/* mappings cached per session */
@@ -462,7 +467,8 @@ struct dunwind_session {
 	struct kref ref;		/* the file + one per pending walk */
 	/*
 	 * Guards @configured, @started, @cfg, @cpus, @target, @events, @tasks, their
-	 * counts, and the allocation of @ring and @pending.  Taken in ioctl
+	 * counts, the allocation of @ring and @pending, and the writers of
+	 * @interp and @nr_interp.  Taken in ioctl
 	 * and release context only (never under a mmap_lock: walks fault with
 	 * walk_sem held, and STOP waits for walk_sem under this lock).
 	 * dunwind_mmap() reads @configured without it (acquire).
@@ -498,6 +504,14 @@ struct dunwind_session {
 	} *regs;
 	unsigned int nr_regs, cap_regs;
 	struct dunwind_mmap_seen mmap_seen;
+	/*
+	 * Interpreters registered (kmod/interp.c), @interp[0..@nr_interp):
+	 * written under @lock, each slot before smp_store_release() of
+	 * @nr_interp, which pairs with the walks' smp_load_acquire(); never
+	 * changed after, freed at the last put (after every walk).
+	 */
+	struct dunwind_interp *interp[DUNWIND_INTERP_MAX_FILES];
+	unsigned int nr_interp;
 	atomic_t exec_gen;		/* bumped at every exec in the target */
 	pid_t target_tgid;		/* init-namespace ids, set at START */
 	pid_t target_tid;		/* 0 when following a thread group */

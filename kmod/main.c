@@ -45,6 +45,8 @@ static long dunwind_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return arg ? -EINVAL : dunwind_session_test_nmi(s);
 	case DUNWIND_IOC_SFRAME_NONE:
 		return dunwind_barrier_none(s, (const void __user *)arg);
+	case DUNWIND_IOC_INTERP_REGISTER:
+		return dunwind_interp_register(s, (const void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -49,6 +49,7 @@ static void dunwind_session_free(struct kref *ref)
 {
 	struct dunwind_session *s = container_of(ref, struct dunwind_session, ref);
 
+	dunwind_interp_free(s);
 	dunwind_follow_free(s);
 	dunwind_vma_cache_free(&s->vmas);
 	dunwind_barrier_free(&s->barrier);
