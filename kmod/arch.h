@@ -43,6 +43,7 @@ int dunwind_arch_sigframe(unsigned long sp, unsigned long fp, unsigned long hi,
 			  struct dunwind_uregs *r);
 unsigned int dunwind_arch_kernel_stack(struct pt_regs *regs, u64 *ips, unsigned int max,
 				       bool *trunc, bool (*skip)(unsigned long addr));
+unsigned long dunwind_arch_tls_base(void);
 int dunwind_arch_test_nmi_init(void);
 void dunwind_arch_test_nmi_exit(void);
 int dunwind_arch_test_nmi(struct dunwind_session *s);

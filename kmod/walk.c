@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
+#include "interp.h"
 #include "record.h"
 #include "unwind.h"
 
@@ -184,6 +185,34 @@ static void dunwind_walk_unwait(struct dunwind_session *s, u64 waited, u64 fp0, 
 }
 
 /*
+ * Put the interpreter frames of @w's eval-loop frames into @w
+ * (kmod/interp_stack.c): only for a session with an interpreter
+ * registered, else one load and a branch.
+ */
+static void dunwind_walk_interp(struct dunwind_session *s, struct dunwind_walk *w)
+{
+	unsigned int nr;
+	bool trunc;
+	u64 *ips;
+
+	if (!dunwind_interp_any(s))
+		return;
+	ips = dunwind_interp_stack(s, w->ips, w->nr, w->max, &nr, &trunc);
+	if (!ips)
+		return;
+	if (nr > w->cap && dunwind_walk_grow(w)) {
+		kfree(ips);
+		return;
+	}
+	memcpy(w->ips, ips, nr * sizeof(u64));
+	kfree(ips);
+	w->nr = nr;
+	w->methods |= DUNWIND_UNWIND_INTERP;
+	if (trunc)
+		w->stop = DUNWIND_STOP_MAX_DEPTH;
+}
+
+/*
  * Files one walk may wait for (the table barrier), each once per
  * session: a stack through more libraries mapped just now is walked as
  * without the barrier past them.
@@ -218,6 +247,7 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 			break;
 		dunwind_barrier_wait(s, dev, ino);
 	}
+	dunwind_walk_interp(s, w);
 	for (i = 0; i < DUNWIND_METHOD_NR; i++)
 		if (w->nr_by[i])
 			dunwind_count(s, dunwind_unwind_methods[i].cnt_frames, w->nr_by[i]);

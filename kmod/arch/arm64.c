@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 #include <asm/arch_timer.h>
 #include <asm/sigcontext.h>
+#include <asm/sysreg.h>
 #include <asm/ucontext.h>
 #include "../dunwind.h"
 
@@ -309,6 +310,20 @@ unsigned int dunwind_arch_kernel_stack(struct pt_regs *regs, u64 *ips, unsigned 
 	}
 	memmove(buf, buf + drop, (n - drop) * sizeof(*buf));
 	return n - drop;
+}
+
+/**
+ * dunwind_arch_tls_base() - current's TLS register as user space set it
+ *
+ * TPIDR_EL0 is switched with the task (saved and loaded at context
+ * switch), so while current runs, in user or kernel mode, it holds
+ * current's.  glibc's pthread_self() is not this value on arm64 (the
+ * thread pointer points past its struct pthread).
+ * Context: task context of current (task_work).
+ */
+unsigned long dunwind_arch_tls_base(void)
+{
+	return read_sysreg(tpidr_el0);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include <asm/apic.h>
+#include <asm/fsgsbase.h>
 #include <asm/nmi.h>
 #include <asm/sigcontext.h>
 #include <asm/tsc.h>
@@ -88,6 +89,23 @@ unsigned int dunwind_arch_restorers(unsigned long *restorer, unsigned int max)
  * syscall".  None changes SP, so SP is at the ucontext at each of their
  * instructions, as for a handler's return address into them.
  */
+/**
+ * dunwind_arch_tls_base() - current's TLS base as user space set it (%fs)
+ *
+ * The kernel does not use %fs: while current runs, in user or kernel
+ * mode, the CPU's FS base is its own (switched at context switch).
+ * Context: task context of current (task_work), preemptible.
+ */
+unsigned long dunwind_arch_tls_base(void)
+{
+	unsigned long base;
+
+	preempt_disable();
+	base = x86_fsbase_read_cpu();
+	preempt_enable();
+	return base;
+}
+
 static const u8 dunwind_sigreturn_q[] = { 0x48, 0xc7, 0xc0, 0x0f, 0, 0, 0, 0x0f, 0x05 };
 static const u8 dunwind_sigreturn_l[] = { 0xb8, 0x0f, 0, 0, 0, 0x0f, 0x05 };
 
