@@ -135,6 +135,8 @@ static int py_elf(Elf *elf, int fd, struct dw_cpython *py)
 	}
 	if (py->eval_hi <= py->eval_lo || py_text_segment(elf, py))
 		return -EINVAL;
+	if (dw_cpython_cold(elf, fd, py))
+		return -ENOMEM;
 	return py_layout(elf, fd, found, py);
 }
 

@@ -19,7 +19,7 @@ struct dw_cpython {
 	__u32 version;			/* PY_VERSION_HEX */
 	__u64 runtime;			/* _PyRuntime */
 	__u64 eval_lo, eval_hi;		/* _PyEval_EvalFrameDefault, [lo, hi) */
-	__u64 cold_lo, cold_hi;		/* its .cold part (.symtab), 0: none */
+	__u64 cold_lo, cold_hi;		/* its .cold part (.symtab, or cpython_cold.c), 0: none */
 	__u64 text_vaddr, text_offset;	/* p_vaddr, p_offset of the PT_LOAD holding it */
 	__u64 code_type, str_type, bytes_type;	/* PyCode_Type, PyUnicode_Type, PyBytes_Type */
 	struct dw_cpython_layout layout;
@@ -33,5 +33,8 @@ struct dw_cpython {
  * another -errno (cannot open or read it).
  */
 int dw_cpython_elf(const char *path, struct dw_cpython *py);
+
+#include <gelf.h>
+int dw_cpython_cold(Elf *elf, int fd, struct dw_cpython *py);
 
 #endif
