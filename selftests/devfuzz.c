@@ -2,6 +2,7 @@
 /* A seeded random fuzzer of /dev/dunwind's ioctls and mmap (see devfuzz.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -116,7 +117,7 @@ static void fill_config(struct fuzz *f, struct dunwind_config *cfg)
 	cfg->sample_freq = rnd(f) % 2 ? 999 : 4000;
 	cfg->ring_pages = 1U << (rnd(f) % 5);
 	while (spoil--) {
-		switch (rnd(f) % 12) {
+		switch (rnd(f) % 13) {
 		case 0: cfg->size = (__u32)pick(f, sizes, 3); break;
 		case 1: cfg->flags = (__u32)rnd(f); break;
 		case 2: cfg->pid = (__s32)pick(f, pids, 3); break;
@@ -224,6 +225,98 @@ static void do_register(struct fuzz *f, int fd)
 	account(f, DUNWIND_IOC_SFRAME_REGISTER, ret);
 	f->c->registered += !ret;
 	f->c->valid_tables += valid;
+	if (self >= 0)
+		close(self);
+}
+
+/* This program's executable segment: p_vaddr, p_offset, size (first PT_LOAD with PF_X). */
+static int exe_text(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	__u64 *t = arg;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum && !t[2]; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			t[0] = ph->p_vaddr;
+			t[1] = ph->p_offset;
+			t[2] = ph->p_memsz;
+		}
+	}
+	return 1;	/* the executable only */
+}
+
+/*
+ * A descriptor whose fields are each legal or random: validation refuses
+ * most; the rest are walked over this process's memory whenever a sample
+ * lands in its code (the whole executable segment is the "eval loop").
+ */
+static void fill_interp_desc(struct fuzz *f, struct dunwind_interp_desc *d)
+{
+	__u32 i;
+
+	memset(d, 0, sizeof(*d));
+	d->size = rnd(f) % 8 ? sizeof(*d) : (__u32)rnd(f) % 400;
+	d->kind = rnd(f) % 8 ? DUNWIND_INTERP_CPYTHON : (__u32)rnd(f);
+	d->runtime_vaddr = rnd(f) % 4 ? rnd(f) % (1U << 24) : rnd(f);
+	d->nr_steps = 1 + (__u32)(rnd(f) % DUNWIND_INTERP_MAX_STEPS);
+	for (i = 0; i < d->nr_steps; i++) {
+		struct dunwind_interp_step *st = &d->steps[i];
+
+		st->op = i ? 2 + (__u8)(rnd(f) % 3) : DUNWIND_INTERP_OP_BASE;
+		st->arg = (__u32)(rnd(f) % 64) * 8;
+		if (st->op == DUNWIND_INTERP_OP_BASE)
+			st->arg = (__u32)(rnd(f) % 2);
+		if (st->op == DUNWIND_INTERP_OP_EACH)
+			st->imm = 1 + (__s64)(rnd(f) % DUNWIND_INTERP_MAX_ITER);
+		if (st->op == DUNWIND_INTERP_OP_MATCH) {
+			st->size = rnd(f) % 2 ? 8 : 4;
+			st->flags = (__u16)(rnd(f) % 2);
+		}
+		if (!(rnd(f) % 16))
+			st->imm = (__s64)rnd(f);
+	}
+	d->frame_code = (__u32)(rnd(f) % 16) * 8;
+	d->frame_prev = (__u32)(rnd(f) % 16) * 8;
+	d->frame_insn = (__u32)(rnd(f) % 16) * 8;
+	d->code_insn = (__u32)(rnd(f) % 256);
+	d->insn_align = 1U << (rnd(f) % 4);
+	d->entry_size = (__u8)(1U << (rnd(f) % 4));
+	d->entry_off = (__u32)(rnd(f) % 16) * 8;
+	d->entry_mask = 1;
+	d->entry_flags = (__u16)(rnd(f) % 2);
+	if (!(rnd(f) % 8))
+		d->entry_value = rnd(f);
+}
+
+static void do_interp(struct fuzz *f, int fd)
+{
+	struct dunwind_interp_reg *reg = (void *)f->buf;
+	struct dunwind_interp_desc *d = (void *)(f->buf + 1024);
+	__u64 text[3] = { 0 };
+	int self = open(f->exe, O_RDONLY | O_CLOEXEC), ret;
+
+	dl_iterate_phdr(exe_text, text);
+	memset(reg, 0, sizeof(*reg));
+	fill_interp_desc(f, d);
+	reg->size = rnd(f) % 8 ? sizeof(*reg) : (__u32)rnd(f) % 300;
+	reg->fd = rnd(f) % 8 ? self : (__s32)rnd(f) % 64;
+	reg->build_id_size = f->id.build_id_size;
+	memcpy(reg->build_id, f->id.build_id, sizeof(reg->build_id));
+	if (!(rnd(f) % 8))
+		reg->build_id[rnd(f) % 20] ^= 1;
+	reg->nr_ranges = rnd(f) % 8 ? 1 : (__u32)rnd(f) % 6;
+	reg->ranges[0][0] = text[0];
+	reg->ranges[0][1] = rnd(f) % 8 ? text[0] + text[2] : rnd(f);
+	reg->text_vaddr = text[0];
+	reg->text_offset = text[1];
+	reg->desc = (__u64)(uintptr_t)(rnd(f) % 8 ? (void *)d : arg_ptr(f));
+	reg->desc_size = rnd(f) % 8 ? sizeof(*d) : (__u32)rnd(f) % 5000;
+	ret = ioctl(fd, DUNWIND_IOC_INTERP_REGISTER, reg);
+	account(f, DUNWIND_IOC_INTERP_REGISTER, ret);
+	f->c->interps += !ret;
 	if (self >= 0)
 		close(self);
 }
@@ -336,6 +429,9 @@ static void one_call(struct fuzz *f, int i)
 		break;
 	case 9: case 10:
 		do_mmap(f, i);
+		break;
+	case 11:
+		do_interp(f, fd);
 		break;
 	default:
 		p = (struct pollfd){ .fd = fd, .events = POLLIN };

@@ -2,7 +2,9 @@
 /*
  * A seeded random fuzzer of /dev/dunwind's ioctls and mmap (stress_test):
  * configs, STARTs, STOPs, STATS, SFrame registrations (random tables, and
- * this program's table generated from its CFI, valid or spoiled), unknown commands,
+ * this program's table generated from its CFI, valid or spoiled),
+ * interpreter registrations (random descriptors over this program's code,
+ * walked when they pass validation), unknown commands,
  * bad pointers, mappings of any length, offset and protection, a hostile
  * data_tail, and files closed at random.  The same seed makes the same
  * calls (their results depend on the kernel).
@@ -18,6 +20,7 @@ struct dw_devfuzz_counts {
 	unsigned long mapped;		/* mmaps that succeeded */
 	unsigned long valid_tables;	/* registrations of a valid table, maybe spoiled */
 	unsigned long registered;	/* registrations that succeeded */
+	unsigned long interps;		/* interpreter registrations that succeeded */
 	unsigned int first_bad_cmd;	/* the first unexpected failure's call */
 	int first_bad_errno;
 };

@@ -747,8 +747,8 @@ TEST_F_TIMEOUT(stress, ioctl_mmap_fuzzer, 240)
 	ret = dw_devfuzz_run(seed, iters, &c);
 	ASSERT_EQ(0, ret) TH_LOG("cannot open %s: %s", DUNWIND_DEVICE, strerror(-ret));
 	printf("# FIGURE fuzzer: seed %llu, %lu calls, %lu succeeded, %lu STARTs, %lu maps, "
-	       "%lu registrations of a valid table (%lu registered)\n", seed, c.calls, c.ok,
-	       c.started, c.mapped, c.valid_tables, c.registered);
+	       "%lu registrations of a valid table (%lu registered), %lu interpreters registered\n",
+	       seed, c.calls, c.ok, c.started, c.mapped, c.valid_tables, c.registered, c.interps);
 	/* This program's own table, generated from its CFI: valid, then spoiled. */
 #if defined(DW_ARCH_NO_TABLES)
 	printf("# ioctl_mmap_fuzzer: no valid table registered: %s\n", DW_ARCH_NO_TABLES);
