@@ -12,13 +12,11 @@
  * and what it broke.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "symbols/owned_file.h"
 #include "symbols/perfmap.h"
 #include "util/array.h"
 #include "util/log.h"
@@ -130,73 +128,6 @@ static struct dw_perfmap *pm_read(FILE *f, const char *path)
 	return m;
 }
 
-/*
- * The uid that may own @path besides root: the user of the process its
- * name gives (perf-PID.map), else, for a process gone or a name without a
- * pid, ours.
- */
-static uid_t pm_owner(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	unsigned int pid;
-	char proc[32];
-	struct stat st;
-	int end = 0;
-
-	base = base ? base + 1 : path;
-	if (sscanf(base, "perf-%u.map%n", &pid, &end) == 1 && end && !base[end]) {
-		snprintf(proc, sizeof(proc), "/proc/%u", pid);
-		if (!stat(proc, &st))
-			return st.st_uid;
-	}
-	return geteuid();
-}
-
-/* Open @path if it is a perf map we may read (see the top); NULL: errno. */
-static FILE *pm_open(const char *path)
-{
-	char self[64], why[96];
-	struct stat st;
-	uid_t owner;
-	FILE *f;
-	int fd, rfd;
-
-	/* O_PATH: nothing of a device's or FIFO's is run before the checks. */
-	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st)) {
-		close(fd);
-		return NULL;
-	}
-	owner = pm_owner(path);
-	if (!S_ISREG(st.st_mode))
-		snprintf(why, sizeof(why), "%s", S_ISLNK(st.st_mode) ? "a symbolic link" :
-			 "not a regular file");
-	else if (st.st_uid && st.st_uid != owner)
-		snprintf(why, sizeof(why), "owned by uid %u, not by the process's user (uid %u)",
-			 (unsigned int)st.st_uid, (unsigned int)owner);
-	else if ((size_t)st.st_size > max_bytes)
-		snprintf(why, sizeof(why), "larger than %zu bytes", max_bytes);
-	else
-		why[0] = '\0';
-	if (why[0]) {
-		dw_warn("%s: %s: its JIT symbols are not read\n", path, why);
-		close(fd);
-		errno = EPERM;
-		return NULL;
-	}
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	rfd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	close(fd);
-	if (rfd < 0)
-		return NULL;
-	f = fdopen(rfd, "r");
-	if (!f)
-		close(rfd);
-	return f;
-}
-
 /**
  * dw_perfmap_load() - read a perf map file
  * @path:	e.g. /tmp/perf-1234.map
@@ -211,7 +142,8 @@ static FILE *pm_open(const char *path)
  */
 struct dw_perfmap *dw_perfmap_load(const char *path)
 {
-	return pm_read(pm_open(path), path);
+	return pm_read(dw_owned_fopen(path, dw_owned_uid(path, "perf-%u.map%n"), max_bytes,
+				      "JIT symbols"), path);
 }
 
 /**
