@@ -9,7 +9,8 @@
  * USER_STACK records are gathered, each once per process image.  At the
  * end each address is resolved: its file, the function holding it (the
  * ELF symbol, else the CFI FDE) and its source frames; JIT addresses in
- * /tmp/perf-PID.map.  The text holds only what the addresses need.
+ * the process's perf map or jitdump, read at its exec and exit and at the
+ * end (usnap_jit.c).  The text holds only what the addresses need.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +23,7 @@
 #include "symbols/procs.h"
 #include "capture/pysnap.h"
 #include "capture/usnap.h"
-#include "symbols/perfmap.h"
+#include "capture/usnap_jit.h"
 #include "symbols/procfile.h"
 #include "symbols/symtab.h"
 #include "util/array.h"
@@ -55,6 +56,7 @@ struct us_seen {
 struct dw_usnap_writer {
 	struct dw_dso_cache *dsos;	/* the recording's files, not owned */
 	struct dw_procs *model;
+	struct dw_usnap_jit *jit;	/* JIT names */
 	unsigned long via_map_files;	/* files read through /proc/PID/map_files */
 	unsigned long not_found;	/* mapped files found nowhere */
 	char first_not_found[256];
@@ -123,7 +125,10 @@ struct dw_usnap_writer *dw_usnap_writer_new(struct dw_dso_cache *dsos)
 		return NULL;
 	c->dsos = dsos;
 	c->model = dw_procs_new(dsos);
-	if (!c->model) {
+	c->jit = dw_usnap_jit_new(NULL);
+	if (!c->model || !c->jit) {
+		dw_procs_free(c->model);
+		dw_usnap_jit_free(c->jit);
 		free(c);
 		return NULL;
 	}
@@ -239,7 +244,8 @@ static int collect_mmap(const struct dunwind_rec_mmap *m, void *arg)
 					      m->build_id, m->build_id_size)) &&
 		 !c->not_found++)
 		snprintf(c->first_not_found, sizeof(c->first_not_found), "%s", m->path);
-	if (dw_procs_add_mmap(c->model, m, how == DW_PROC_FILE_NONE ? NULL : file) == -ENOMEM)
+	if (dw_procs_add_mmap(c->model, m, how == DW_PROC_FILE_NONE ? NULL : file) == -ENOMEM ||
+	    dw_usnap_jit_mmap(c->jit, m))
 		c->failed = 1;
 	return c->failed ? -ENOMEM : 0;
 }
@@ -248,7 +254,30 @@ static int collect_comm(const struct dunwind_rec_comm *rec, void *arg)
 {
 	struct dw_usnap_writer *c = arg;
 
+	/* An exec: the old image's JIT names are read before the new one writes its own. */
+	if (!c->failed && rec->pid == rec->tid && (rec->hdr.misc & DUNWIND_COMM_EXEC) &&
+	    dw_usnap_jit_read(c->jit, rec->pid, rec->time, 1))
+		c->failed = 1;
 	if (!c->failed && dw_procs_add_comm(c->model, rec) == -ENOMEM)
+		c->failed = 1;
+	return c->failed ? -ENOMEM : 0;
+}
+
+static int collect_fork(const struct dunwind_rec_task *t, void *arg)
+{
+	struct dw_usnap_writer *c = arg;
+
+	if (!c->failed && dw_usnap_jit_fork(c->jit, t))
+		c->failed = 1;
+	return c->failed ? -ENOMEM : 0;
+}
+
+/* A process's exit: its JIT names read while its files are still there. */
+static int collect_exit(const struct dunwind_rec_task *t, void *arg)
+{
+	struct dw_usnap_writer *c = arg;
+
+	if (!c->failed && t->pid == t->tid && dw_usnap_jit_read(c->jit, t->pid, t->time, 0))
 		c->failed = 1;
 	return c->failed ? -ENOMEM : 0;
 }
@@ -283,6 +312,8 @@ static int collect_sample_stack(const struct dunwind_rec_sample_stack *ss, void 
 const struct dw_rec_ops dw_usnap_collect_ops = {
 	.mmap = collect_mmap,
 	.comm = collect_comm,
+	.fork = collect_fork,
+	.exit = collect_exit,
 	.user_stack = collect_stack,
 	.sample_stack = collect_sample_stack,
 	.unknown = dw_rec_skip,
@@ -326,9 +357,6 @@ struct us_set {
 	size_t nr, cap;
 	struct us_file_key *files;
 	size_t nr_files, cap_files;
-	/* The perf maps read: their names are in @ents until the text is written. */
-	struct dw_perfmap **maps;
-	size_t nr_maps, cap_maps;
 	int err;
 };
 
@@ -376,15 +404,14 @@ static int ent_cmp(const void *a, const void *b)
 }
 
 /* What one address needs: its function and its source frames. Returns 1 if found. */
-static int resolve_one(struct dw_usnap_writer *c, struct us_set *s, const struct us_addr *a,
-		       struct dw_perfmap **pm, __u32 *pm_pid)
+static int resolve_one(struct dw_usnap_writer *c, struct us_set *s, const struct us_addr *a)
 {
 	struct us_file_key k = { 0 };
 	struct us_ent e = { 0 };
 	struct dw_mapres r;
 	unsigned int i;
 	const char *name;
-	uint64_t off, size;
+	uint64_t start, size;
 	int err;
 
 	err = dw_procs_resolve(c->model, a->pid, a->time, a->look, DW_DSO_SRC, &r);
@@ -413,25 +440,13 @@ static int resolve_one(struct dw_usnap_writer *c, struct us_set *s, const struct
 		}
 		return 1;
 	}
-	/* Anonymous memory: JIT code named in the process's perf map. */
-	if (*pm_pid != a->pid) {
-		char path[64];
-
-		if (DW_ARRAY_RESERVE(s->maps, s->cap_maps, s->nr_maps + 1, 16)) {
-			s->err = -ENOMEM;
-			return 0;
-		}
-		snprintf(path, sizeof(path), "/tmp/perf-%u.map", a->pid);
-		*pm = dw_perfmap_load(path);
-		*pm_pid = a->pid;
-		if (*pm)
-			s->maps[s->nr_maps++] = *pm;
-	}
-	if (!*pm || !(name = dw_perfmap_lookup(*pm, a->look, &off, &size)))
+	/* Anonymous memory: JIT code named in the process's perf map or jitdump. */
+	name = dw_usnap_jit_lookup(c->jit, c->model, a->pid, a->time, a->look, &start, &size);
+	if (!name)
 		return 0;
 	k.pid = a->pid;
 	e.file = file_index(s, &k);
-	e.start = a->look - off;
+	e.start = start;
 	e.size = size;
 	e.name = name;
 	ent_add(s, &e);
@@ -509,10 +524,8 @@ int dw_usnap_write(struct dw_usnap_writer *c, struct dw_capture_writer *w,
 {
 	__u64 before = w->hdr.record_bytes;
 	long long t0 = dw_now_ms();
-	struct dw_perfmap *pm = NULL;
 	struct us_text t = { 0 };
 	struct us_set s = { 0 };
-	__u32 pm_pid = 0;
 	size_t i;
 	int err = 0;
 
@@ -525,7 +538,7 @@ int dw_usnap_write(struct dw_usnap_writer *c, struct dw_capture_writer *w,
 	addrs_compact(c);
 	st->addrs = c->nr;
 	for (i = 0; i < c->nr && !s.err; i++)
-		if (!resolve_one(c, &s, &c->addrs[i], &pm, &pm_pid))
+		if (!resolve_one(c, &s, &c->addrs[i]))
 			st->unnamed++;
 	if (!s.err)
 		ents_compact(&s, st);
@@ -537,9 +550,6 @@ int dw_usnap_write(struct dw_usnap_writer *c, struct dw_capture_writer *w,
 		err = dw_zchunk_write(w, DW_REC_USYMS, DW_USYMS_TEXT, t.buf, t.len);
 	st->bytes = w->hdr.record_bytes - before;
 	st->ms = dw_now_ms() - t0;
-	for (i = 0; i < s.nr_maps; i++)
-		dw_perfmap_free(s.maps[i]);
-	free(s.maps);
 	free(t.buf);
 	free(s.ents);
 	free(s.files);
@@ -557,6 +567,7 @@ void dw_usnap_writer_free(struct dw_usnap_writer *c)
 	if (!c)
 		return;
 	dw_procs_free(c->model);
+	dw_usnap_jit_free(c->jit);
 	free(c->seen);
 	free(c->addrs);
 	free(c);

@@ -64,6 +64,7 @@ struct dw_jitdump {
 	struct jd_ent *ents;		/* by start once read */
 	size_t nr, cap;
 	uint64_t max_size;		/* the largest entry: how far back a lookup looks */
+	int arch_time;			/* time stamps of the CPU's counter, not CLOCK_MONOTONIC */
 };
 
 /* The file being read, and where. */
@@ -193,6 +194,8 @@ static int jd_header(struct jd_reader *r)
 			"not a jitdump (no JiTD magic)");
 		return -EBADMSG;
 	}
+	/* JITDUMP_FLAGS_ARCH_TIMESTAMP: no time of ours to compare with. */
+	r->j->arch_time = get64(h + 32) & 1;
 	size = get32(h + 8);
 	if (size < JD_HEADER || size > 4096 || jd_skip(r, size - JD_HEADER)) {
 		dw_warn("%s: a jitdump header of %u bytes: its JIT symbols are not read\n",
@@ -387,8 +390,10 @@ void dw_jitdump_set_bounds(size_t bytes, size_t recs)
  * dw_jitdump_lookup() - the code that held @addr at @time
  * @j:		jitdump
  * @addr:	user address
- * @time:	the time stamp asked about (the writer's clock), or
- *		DW_JITDUMP_LATEST for the last occupant
+ * @time:	the time asked about (CLOCK_MONOTONIC ns, as the file's time
+ *		stamps unless it says they are the CPU's counter: then the
+ *		last occupant is named), or DW_JITDUMP_LATEST for the last
+ *		occupant
  * @start:	set to the code's start (if not NULL)
  * @size:	set to its size (if not NULL)
  *
@@ -402,6 +407,8 @@ const char *dw_jitdump_lookup(const struct dw_jitdump *j, uint64_t addr, uint64_
 	size_t i = DW_UPPER_BOUND(j->ents, j->nr, start, addr);
 	const struct jd_ent *best = NULL;
 
+	if (j->arch_time)
+		time = DW_JITDUMP_LATEST;
 	while (i-- > 0 && addr - j->ents[i].start < j->max_size) {
 		const struct jd_ent *e = &j->ents[i];
 
