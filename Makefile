@@ -44,7 +44,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/dunwind-$(DKMS_VERSION)
 export KDIR KVER
 
 .PHONY: all module user selftests deps unit fuzz fuzz-short vmtest check demo \
-	install install-user install-dkms install-udev dkms clean bench programs clients python
+	install install-user install-dkms install-udev dkms clean bench programs clients python jit
 
 all: module user
 
@@ -110,6 +110,10 @@ python: module user
 # Stock Debian programs (gzip, sort | xz, python3...) profiled as a user would.
 programs: module user
 	tools/programs
+
+# JIT-compiled JavaScript in the VM (node's ~100 MB binary: not in 'make check').
+jit: module user
+	tools/jit
 
 install: all install-user install-dkms install-udev
 	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod INSTALL_MOD_DIR=extra modules_install
