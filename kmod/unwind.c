@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include "unwind.h"
 
@@ -44,14 +45,50 @@ static bool dunwind_unwind_end(struct dunwind_unwind *st, u8 stop)
 }
 
 /*
- * The signal return trampolines this thread can return through
- * (dunwind_arch_restorers()), read when first asked, once per walk.
+ * The sa_restorer of every handled signal that set SA_RESTORER, added to
+ * @restorer[0..@nr) where it is not there yet.  Read without siglock
+ * (which every thread of the process would contend for, with interrupts
+ * off, at every walk): current's sighand is only replaced by its own
+ * exec, and a sigaction() that races with the read can at worst make one
+ * return address be taken for a restorer or not, as if the walk had run
+ * just before or after it.  A frame taken for a signal frame is checked
+ * as any other (dunwind_arch_sigframe()).  Return: the new count.
+ */
+static unsigned int dunwind_sa_restorers(unsigned long *restorer, unsigned int nr,
+					 unsigned int max)
+{
+	const struct k_sigaction *action = current->sighand->action;
+	unsigned int i, j;
+
+	for (i = 0; i < _NSIG; i++) {
+		const struct sigaction *sa = &action[i].sa;
+		__sighandler_t handler = READ_ONCE(sa->sa_handler);
+		unsigned long r;
+
+		if (handler == SIG_DFL || handler == SIG_IGN ||
+		    !(READ_ONCE(sa->sa_flags) & SA_RESTORER))
+			continue;
+		r = (unsigned long)READ_ONCE(sa->sa_restorer);
+		for (j = 0; j < nr && restorer[j] != r; j++)
+			;
+		if (r && j == nr && j < max)
+			restorer[nr++] = r;
+	}
+	return nr;
+}
+
+/*
+ * The signal return trampolines this thread can return through: the
+ * architecture's own (dunwind_arch_restorers()) and the handlers'; read
+ * when first asked, once per walk.
  * Context: task_work of current.
  */
 void dunwind_unwind_restorers(struct dunwind_unwind *st)
 {
+	unsigned int nr = dunwind_arch_restorers(st->restorer, DUNWIND_MAX_RESTORERS);
+
 	st->restorers_read = true;
-	st->nr_restorers = dunwind_arch_restorers(st->restorer, DUNWIND_MAX_RESTORERS);
+	st->nr_restorers = dunwind_sa_restorers(st->restorer, nr, DUNWIND_MAX_RESTORERS);
 }
 
 /* Is @st's return address a restorer?  They are read when first asked, once per walk. */

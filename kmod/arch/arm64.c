@@ -96,42 +96,24 @@ static unsigned long dunwind_vdso_sigtramp(void)
 }
 
 /**
- * dunwind_arch_restorers() - the signal return trampolines current can
- * return through: the vDSO's sigtramp (glibc's aarch64 port sets no
- * SA_RESTORER: the kernel returns through it), then the sa_restorer of
- * every handled signal that set SA_RESTORER
- * @restorer:	filled with distinct addresses
+ * dunwind_arch_restorers() - signal return trampolines of the architecture
+ * itself, beside the handlers' sa_restorer (kmod/unwind.c): the vDSO's
+ * sigtramp (glibc's aarch64 port sets no SA_RESTORER: the kernel returns
+ * through it)
+ * @restorer:	filled with it
  * @max:	room at @restorer
  *
- * Read without siglock, as on x86_64 (kmod/arch/x86.c says why that is
- * safe): a frame taken for a signal frame is checked as any other.
- *
  * Context: task_work of current.
- * Return: how many were found (at most @max).
+ * Return: how many were found (0 or 1).
  */
 unsigned int dunwind_arch_restorers(unsigned long *restorer, unsigned int max)
 {
-	const struct k_sigaction *action = current->sighand->action;
 	unsigned long tramp = dunwind_vdso_sigtramp();
-	unsigned int i, j, nr = 0;
 
-	if (tramp && max)
-		restorer[nr++] = tramp;
-	for (i = 0; i < _NSIG; i++) {
-		const struct sigaction *sa = &action[i].sa;
-		__sighandler_t handler = READ_ONCE(sa->sa_handler);
-		unsigned long r;
-
-		if (handler == SIG_DFL || handler == SIG_IGN ||
-		    !(READ_ONCE(sa->sa_flags) & SA_RESTORER))
-			continue;
-		r = (unsigned long)READ_ONCE(sa->sa_restorer);
-		for (j = 0; j < nr && restorer[j] != r; j++)
-			;
-		if (r && j == nr && j < max)
-			restorer[nr++] = r;
-	}
-	return nr;
+	if (!tramp || !max)
+		return 0;
+	restorer[0] = tramp;
+	return 1;
 }
 
 static bool dunwind_code_is_sigreturn(unsigned long at)

@@ -45,42 +45,18 @@ u64 dunwind_ns_cycles(u64 ns)
 }
 
 /**
- * dunwind_arch_restorers() - the signal return trampolines current can
- * return through: the sa_restorer of every handled signal (x86_64
- * requires SA_RESTORER)
- * @restorer:	filled with distinct addresses
- * @max:	room at @restorer
- *
- * Read without siglock (which every thread of the process would contend
- * for, with interrupts off, at every walk): current's sighand is only
- * replaced by its own exec, and a sigaction() that races with the read
- * can at worst make one return address be taken for a restorer or not,
- * as if the walk had run just before or after it.  A frame taken for a
- * signal frame is checked as any other (dunwind_arch_sigframe()).
+ * dunwind_arch_restorers() - signal return trampolines of the architecture
+ * itself, beside the handlers' sa_restorer (kmod/unwind.c): none on x86_64,
+ * which requires SA_RESTORER
+ * @restorer:	room for them
+ * @max:	its size
  *
  * Context: task_work of current.
- * Return: how many were found (at most @max).
+ * Return: 0.
  */
 unsigned int dunwind_arch_restorers(unsigned long *restorer, unsigned int max)
 {
-	const struct k_sigaction *action = current->sighand->action;
-	unsigned int i, j, nr = 0;
-
-	for (i = 0; i < _NSIG; i++) {
-		const struct sigaction *sa = &action[i].sa;
-		__sighandler_t handler = READ_ONCE(sa->sa_handler);
-		unsigned long r;
-
-		if (handler == SIG_DFL || handler == SIG_IGN ||
-		    !(READ_ONCE(sa->sa_flags) & SA_RESTORER))
-			continue;
-		r = (unsigned long)READ_ONCE(sa->sa_restorer);
-		for (j = 0; j < nr && restorer[j] != r; j++)
-			;
-		if (r && j == nr && j < max)
-			restorer[nr++] = r;
-	}
-	return nr;
+	return 0;
 }
 
 /*
