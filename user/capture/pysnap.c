@@ -52,20 +52,10 @@ int dw_pysnap_encode(void *buf, size_t cap, __u32 pid, __u64 code, __u64 time,
 	return (int)size;
 }
 
-struct code_key {
-	__u64 code;
-	__u32 pid;
-};
-
-static uint64_t code_hash(__u32 pid, __u64 code)
-{
-	return dw_hash_bytes(&code, sizeof(code), dw_hash_bytes(&pid, sizeof(pid), DW_HASH_INIT));
-}
-
 static int code_eq(const void *ctx, uint32_t id, const void *key)
 {
 	const struct dw_pysnap *s = ctx;
-	const struct code_key *k = key;
+	const struct dw_pycode_key *k = key;
 
 	return s->codes[id].pid == k->pid && s->codes[id].code == k->code;
 }
@@ -125,15 +115,15 @@ static int pysnap_parse(const struct dunwind_rec_header *rec, struct dw_pysnap_c
 int dw_pysnap_add(struct dw_pysnap *s, const struct dunwind_rec_header *rec)
 {
 	struct dw_pysnap_code c;
-	struct code_key k;
+	struct dw_pycode_key k;
 	uint64_t h;
 	long id;
 	int err = pysnap_parse(rec, &c);
 
 	if (err)
 		return err == -EINVAL ? 0 : err;
-	k = (struct code_key){ .code = c.code, .pid = c.pid };
-	h = code_hash(c.pid, c.code);
+	k = (struct dw_pycode_key){ .code = c.code, .pid = c.pid };
+	h = dw_pycode_hash(c.pid, c.code);
 	id = dw_htab_find(&s->ht, h, code_eq, s, &k);
 	if (DW_ARRAY_RESERVE(s->codes, s->cap, s->nr + 1, 64))
 		goto nomem;
@@ -168,8 +158,8 @@ nomem:
 const struct dw_pysnap_code *dw_pysnap_find(const struct dw_pysnap *s, __u32 pid, __u64 code,
 					    __u64 time)
 {
-	struct code_key k = { .code = code, .pid = pid };
-	long id = dw_htab_find(&s->ht, code_hash(pid, code), code_eq, s, &k);
+	struct dw_pycode_key k = { .code = code, .pid = pid };
+	long id = dw_htab_find(&s->ht, dw_pycode_hash(pid, code), code_eq, s, &k);
 	const struct dw_pysnap_code *c;
 	size_t hops;
 

@@ -24,6 +24,20 @@
 #define DW_IS_PY_STOP(e) \
 	(DUNWIND_IP_IS_INTERP(e) && DUNWIND_IP_INTERP_KIND(e) == DUNWIND_IP_INTERP_STOP)
 
+/*
+ * A process's code object: the key of the snapshot's table and of the
+ * recorder's naming cache (interp/pynames.c).
+ */
+struct dw_pycode_key {
+	__u64 code;
+	__u32 pid;
+};
+
+static inline uint64_t dw_pycode_hash(__u32 pid, __u64 code)
+{
+	return dw_hash_bytes(&code, sizeof(code), dw_hash_bytes(&pid, sizeof(pid), DW_HASH_INIT));
+}
+
 /* Longest qualname and file name stored (bytes, no NUL). */
 #define DW_PYSNAP_NAME_MAX	255
 #define DW_PYSNAP_FILE_MAX	1023

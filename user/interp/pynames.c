@@ -8,20 +8,10 @@
 #include "interp/pynames.h"
 #include "util/array.h"
 
-struct name_key {
-	__u64 code;
-	__u32 pid;
-};
-
-static uint64_t name_hash(__u32 pid, __u64 code)
-{
-	return dw_hash_bytes(&code, sizeof(code), dw_hash_bytes(&pid, sizeof(pid), DW_HASH_INIT));
-}
-
 static int name_eq(const void *ctx, uint32_t id, const void *key)
 {
 	const struct dw_pynames *n = ctx;
-	const struct name_key *k = key;
+	const struct dw_pycode_key *k = key;
 
 	return n->names[id].pid == k->pid && n->names[id].code == k->code;
 }
@@ -64,8 +54,8 @@ static int name_read(struct dw_pynames *n, const struct dw_cpython *py,
 static int name_frame(struct dw_pynames *n, const struct dw_pyfeed *f, __u32 pid, __u64 time,
 		      __u64 code, __s32 insn)
 {
-	struct name_key k = { .code = code, .pid = pid };
-	uint64_t h = name_hash(pid, code);
+	struct dw_pycode_key k = { .code = code, .pid = pid };
+	uint64_t h = dw_pycode_hash(pid, code);
 	long id = dw_htab_find(&n->ht, h, name_eq, n, &k);
 	__u64 ident[DW_PYCODE_IDENT];
 	const struct dw_cpython *py;
