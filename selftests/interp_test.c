@@ -137,10 +137,11 @@ static void fake_runtime_setup(void)
 /* What the test's own executable is, for the registration. */
 struct self_elf {
 	__u64 bias;
-	__u64 text_vaddr, text_offset;
+	__u64 text_vaddr, text_offset;	/* may be 0: aarch64's ld puts text first */
 	__u8 build_id[20];
 	__u32 build_id_size;
 	int found;
+	int text_found;			/* the PT_LOAD that holds fake_eval() */
 };
 
 static void self_note(struct self_elf *e, const char *p, size_t len)
@@ -177,6 +178,7 @@ static int self_phdr(struct dl_phdr_info *info, size_t size, void *arg)
 		if (ph->p_type == PT_LOAD && eval >= lo && eval < lo + ph->p_memsz) {
 			e->text_vaddr = ph->p_vaddr;
 			e->text_offset = ph->p_offset;
+			e->text_found = 1;
 		}
 		if (ph->p_type == PT_NOTE)
 			self_note(e, (const char *)(uintptr_t)lo, ph->p_filesz);
@@ -225,7 +227,7 @@ static int self_reg(struct reg_ctx *c)
 {
 	memset(c, 0, sizeof(*c));
 	dl_iterate_phdr(self_phdr, &c->elf);
-	if (!c->elf.build_id_size || !c->elf.text_vaddr)
+	if (!c->elf.build_id_size || !c->elf.text_found)
 		return -ENOEXEC;
 	desc_fake(&c->desc);
 	c->desc.runtime_vaddr = (__u64)(uintptr_t)&fake_rt - c->elf.bias;
@@ -351,7 +353,7 @@ static int stack_ok(const struct stack *st, unsigned int ncalls, const unsigned 
 	unsigned int i = 0, k = 0, j;
 	__u64 e[2];
 
-	/* The stop reason is the native walk's, in libc (BAD_FRAME: no frame pointer). */
+	/* The stop reason is the native walk's (x86_64: BAD_FRAME in libc). */
 	if (!(st->methods & DUNWIND_UNWIND_INTERP))
 		return 0;
 	for (i = 0; i < st->nr; i++) {
@@ -369,7 +371,24 @@ static int stack_ok(const struct stack *st, unsigned int ncalls, const unsigned 
 		}
 		k++;
 	}
-	return k == ncalls && outside_exe(st->ips[st->nr - 1]);
+	if (k != ncalls)
+		return 0;
+	/*
+	 * On past main() into libc: on x86_64 the frame-pointer walk stops
+	 * there (Debian's libc has none); on arm64 libc's frame records take
+	 * it on to _start, back in the executable.
+	 */
+	for (i = 0; i < st->nr; i++) {
+		if (DUNWIND_IP_IS_INTERP(st->ips[i])) {
+			/* Not a native IP, nor the code address after a frame's. */
+			if (DUNWIND_IP_INTERP_KIND(st->ips[i]) == DUNWIND_IP_INTERP_FRAME)
+				i++;
+			continue;
+		}
+		if (outside_exe(st->ips[i]))
+			return 1;
+	}
+	return 0;
 }
 
 /* Profile @pid with @c registered; 0 or -errno. */
