@@ -7,7 +7,8 @@
  * than 64 bytes at once, returns a positive code, or (on a table that
  * validated) returns a row that does not contain the PC asked for.  Inputs
  * of odd size are read with dunwind's %rbx extension (EXT_RBX), the others
- * without.
+ * without.  An input whose header names AArch64 (ABI id 2) is opened as an
+ * AArch64 table, any other as one of the host's ABI.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -65,7 +66,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	__u32 i, j, nf;
 	int valid, err;
 
-	err = dunwind_sframe_open(&t, &src, FUZZ_VADDR);
+	/* Both ABIs the decoder knows: the one the header names, if AArch64. */
+	err = size > 4 && data[4] == DUNWIND_SFRAME_ABI_AARCH64_LE ?
+	      dunwind_sframe_open_abi(&t, &src, FUZZ_VADDR, DUNWIND_SFRAME_ABI_AARCH64_LE) :
+	      dunwind_sframe_open(&t, &src, FUZZ_VADDR);
 	if (err > 0)
 		__builtin_trap();
 	if (err)

@@ -92,12 +92,48 @@ static __u8 sf_flags_allowed(__u8 version)
  * one at a time, when a lookup reads them.
  * Return: 0; -EINVAL for a malformed header (bad magic, unknown flags, sub-
  * sections out of the section or overlapping, counts that cannot fit);
- * -EOPNOTSUPP for a well-formed header of another ABI (aarch64, s390x),
- * big-endian section or unknown version; -EFAULT or the callback's error
- * when the header cannot be read.
+ * -EOPNOTSUPP for a well-formed header of another ABI than the one built
+ * for (lib/arch.h), big-endian section or unknown version; -EFAULT or the
+ * callback's error when the header cannot be read.
  */
 int dunwind_sframe_open(struct dunwind_sframe_table *t, const struct dunwind_sframe_src *src,
 			__u64 sec_vaddr)
+{
+	return dunwind_sframe_open_abi(t, src, sec_vaddr, DUNWIND_ARCH_SFRAME_ABI);
+}
+
+/*
+ * The ABI's registers, and whether its header is complete: AMD64 never
+ * tracks the RA per row (the header gives its slot); AArch64 tracks it
+ * (or has it in x30) and may track the FP.  Return: 0, -EINVAL for a
+ * header the ABI cannot have.
+ */
+static int sf_abi_regs(struct dunwind_sframe_table *t)
+{
+	if (t->abi == DUNWIND_SFRAME_ABI_AARCH64_LE) {
+		t->reg_sp = DUNWIND_SFRAME_A64_REG_SP;
+		t->reg_fp = DUNWIND_SFRAME_A64_REG_FP;
+		t->reg_ra = DUNWIND_SFRAME_A64_REG_LR;
+		return 0;
+	}
+	t->reg_sp = DUNWIND_SFRAME_REG_SP;
+	t->reg_fp = DUNWIND_SFRAME_REG_FP;
+	t->reg_ra = 0xff;
+	return t->fixed_ra ? 0 : E(EINVAL);
+}
+
+/**
+ * dunwind_sframe_open_abi() - dunwind_sframe_open() of a table of @abi.
+ * @t, @src, @sec_vaddr: as for dunwind_sframe_open().
+ * @abi:	DUNWIND_SFRAME_ABI_AMD64_LE or DUNWIND_SFRAME_ABI_AARCH64_LE: the
+ *		one table ABI accepted (a tool that reads another machine's
+ *		files, the host tests); any other is -EOPNOTSUPP.
+ *
+ * Context: any; calls src->read.
+ * Return: as dunwind_sframe_open().
+ */
+int dunwind_sframe_open_abi(struct dunwind_sframe_table *t, const struct dunwind_sframe_src *src,
+			    __u64 sec_vaddr, __u8 abi)
 {
 	__u8 h[DUNWIND_SFRAME_HDR_SIZE];
 	__u32 magic, fdeoff, freoff;
@@ -123,15 +159,16 @@ int dunwind_sframe_open(struct dunwind_sframe_table *t, const struct dunwind_sfr
 		return E(EOPNOTSUPP);
 	t->flags = h[3];
 	t->abi = h[4];
-	if (t->abi != DUNWIND_ARCH_SFRAME_ABI)	/* another architecture's, or none */
+	if (t->abi != abi || (abi != DUNWIND_SFRAME_ABI_AMD64_LE &&
+			      abi != DUNWIND_SFRAME_ABI_AARCH64_LE))
 		return t->abi && t->abi <= DUNWIND_SFRAME_ABI_S390X_BE ? E(EOPNOTSUPP) : E(EINVAL);
 	if (t->flags & ~sf_flags_allowed(t->version))
 		return E(EINVAL);
 	t->fixed_fp = (__s8)h[5];
 	t->fixed_ra = (__s8)h[6];
-	/* AMD64 never tracks the RA per row: the header must give its slot. */
-	if (!t->fixed_ra)
-		return E(EINVAL);
+	err = sf_abi_regs(t);
+	if (err)
+		return err;
 	t->auxhdr_len = h[7];
 	t->num_fdes = dunwind_le32(h + 8);
 	t->num_fres = dunwind_le32(h + 12);
@@ -350,6 +387,30 @@ static int sf_rbx_item(const struct dunwind_sframe_fre *fre, __u32 i,
 	return 0;
 }
 
+/*
+ * A default FDE's FRE: the CFA offset from SP or FP (FRE info bit 0), then
+ * the RA offset where the header does not fix the RA's slot (AArch64; an
+ * FRE without one has the RA in x30), then the FP offset where the FP is
+ * saved and its slot is not fixed either.
+ * Return: 0, or -EINVAL for more words than the ABI has rules for.
+ */
+static int sf_default_rules(const struct dunwind_sframe_table *t,
+			    const struct dunwind_sframe_fre *fre, struct dunwind_sframe_row *row)
+{
+	__u32 n = fre->nwords, i = 1;
+	__u32 max = 1u + (t->fixed_ra ? 0u : 1u) + (t->fixed_fp ? 0u : 1u);
+
+	if (n > max)
+		return E(EINVAL);
+	sf_rule(&row->cfa, DUNWIND_SFRAME_RULE_REG, (fre->info & 1) ? t->reg_sp : t->reg_fp, 0,
+		fre->words[0]);
+	if (!t->fixed_ra && i < n)
+		sf_rule(&row->ra, DUNWIND_SFRAME_RULE_CFA, 0, 1, fre->words[i++]);
+	if (!t->fixed_fp && i < n)
+		sf_rule(&row->fp, DUNWIND_SFRAME_RULE_CFA, 0, 1, fre->words[i]);
+	return 0;
+}
+
 /**
  * dunwind_sframe_fre_rules() - turn one FRE into CFA/RA/FP rules.
  * @t, @fde, @fre: the table, the FRE's FDE and the FRE.
@@ -373,7 +434,10 @@ int dunwind_sframe_fre_rules(const struct dunwind_sframe_table *t,
 	if (fre->info & 0x80)
 		row->flags |= DUNWIND_SFRAME_ROW_MANGLED_RA;
 	sf_rule(&row->cfa, DUNWIND_SFRAME_RULE_UNDEF, 0, 0, 0);
-	sf_rule(&row->ra, DUNWIND_SFRAME_RULE_CFA, 0, 1, t->fixed_ra);
+	if (t->fixed_ra)
+		sf_rule(&row->ra, DUNWIND_SFRAME_RULE_CFA, 0, 1, t->fixed_ra);
+	else		/* tracked, and where not saved still in its register */
+		sf_rule(&row->ra, DUNWIND_SFRAME_RULE_REG, t->reg_ra, 0, 0);
 	sf_rule(&row->fp, DUNWIND_SFRAME_RULE_UNDEF, 0, 0, 0);
 	sf_rule(&row->rbx, DUNWIND_SFRAME_RULE_UNDEF, 0, 0, 0);
 	if (t->ext & DUNWIND_SFRAME_EXT_RBX)
@@ -386,17 +450,8 @@ int dunwind_sframe_fre_rules(const struct dunwind_sframe_table *t,
 		row->flags |= DUNWIND_SFRAME_ROW_RA_UNDEF;
 		return 0;
 	}
-	if (fde->fde_type != DUNWIND_SFRAME_FDE_FLEX) {
-		/* AMD64: CFA offset, then FP offset if the FP is saved. */
-		if (n > 2)
-			return E(EINVAL);
-		sf_rule(&row->cfa, DUNWIND_SFRAME_RULE_REG,
-			(fre->info & 1) ? DUNWIND_SFRAME_REG_SP : DUNWIND_SFRAME_REG_FP, 0,
-			fre->words[0]);
-		if (n == 2)
-			sf_rule(&row->fp, DUNWIND_SFRAME_RULE_CFA, 0, 1, fre->words[1]);
-		return 0;
-	}
+	if (fde->fde_type != DUNWIND_SFRAME_FDE_FLEX)
+		return sf_default_rules(t, fre, row);
 	/* Flex: (control, offset) for the CFA, then RA and FP, each either
 	 * (control, offset) or a single 0 control word (padding). */
 	if (n < 2)

@@ -2,7 +2,8 @@
 /*
  * SFrame (.sframe, PT_GNU_SFRAME) decoder shared by the kernel module and
  * user space.  Versions 1, 2 (with and without FDE_FUNC_START_PCREL) and 3
- * (default and flex FDEs), of the architecture it is built for (lib/arch.h).
+ * (default and flex FDEs), of the architecture it is built for (lib/arch.h),
+ * or of the ABI asked for: AMD64 or AArch64, little-endian.
  *
  * Pure C: only <linux/types.h> types, no libc or kernel calls, no malloc,
  * no floating point, no division, every loop bounded by counts that were
@@ -63,6 +64,10 @@
 #define DUNWIND_SFRAME_REG_BX		3	/* %rbx */
 #define DUNWIND_SFRAME_REG_FP		6	/* %rbp */
 #define DUNWIND_SFRAME_REG_SP		7	/* %rsp */
+/* DWARF register numbers (AArch64) used in rules. */
+#define DUNWIND_SFRAME_A64_REG_FP	29	/* x29 */
+#define DUNWIND_SFRAME_A64_REG_LR	30	/* x30, the link register */
+#define DUNWIND_SFRAME_A64_REG_SP	31	/* sp */
 
 /*
  * struct dunwind_sframe_src - where the section bytes come from.
@@ -105,6 +110,9 @@ struct dunwind_sframe_table {
 	__u8 auxhdr_len;
 	__u8 fde_size;		/* 17, 20 or 16 */
 	__u8 ext;		/* DUNWIND_SFRAME_EXT_*: set by the caller after _open() */
+	__u8 reg_sp;		/* the ABI's DWARF numbers of SP, FP and the register */
+	__u8 reg_fp;		/* the RA is in before a prologue saves it (AArch64: */
+	__u8 reg_ra;		/* x30; AMD64: none, 0xff) */
 	__u32 num_fdes;
 	__u32 num_fres;
 	__u32 fre_len;
@@ -188,14 +196,19 @@ struct dunwind_sframe_rule {
  * @pc_lo, @pc_hi: the rule holds for every PC in [pc_lo, pc_hi) (for
  *		PC_MASK FDEs: within the current repetition block).
  * @flags:	DUNWIND_SFRAME_ROW_*.  With RA_UNDEF the rules are not set.
- * @cfa:	always RULE_REG.  Default FDEs: reg SP or FP, deref 0.
- * @ra:		default FDEs: RULE_CFA, deref 1, off = header fixed RA (-8).
+ * @cfa:	always RULE_REG.  Default FDEs: reg SP or FP (the table's
+ *		reg_sp, reg_fp), deref 0.
+ * @ra:		default FDEs: RULE_CFA, deref 1, off = header fixed RA (AMD64:
+ *		-8) or, where the RA is tracked (AArch64), the FRE's RA offset;
+ *		an AArch64 FRE without one: RULE_REG x30, deref 0 (the RA is
+ *		still in the link register, which only the interrupted frame's
+ *		registers give).
  * @fp:		RULE_UNDEF (FP not saved: unchanged) or RULE_CFA deref 1.
  * @rbx:	with ROW_RBX only (an EXT_RBX table): RULE_UNDEF (unchanged,
  *		or with ROW_RBX_LOST not recoverable) or RULE_CFA deref 1.
  *		Without ROW_RBX nothing is known about %rbx.
  *
- * Typical AMD64 use: CFA = (cfa.reg == SP ? sp : fp) + cfa.off;
+ * Typical use: CFA = (cfa.reg == SP ? sp : fp) + cfa.off;
  * RA = *(CFA + ra.off); FP = fp.kind == RULE_UNDEF ? fp : *(CFA + fp.off);
  * caller's SP = CFA.  dunwind_sframe_row_simple() says whether that is all.
  */
@@ -213,6 +226,8 @@ struct dunwind_sframe_row {
 
 int dunwind_sframe_open(struct dunwind_sframe_table *t, const struct dunwind_sframe_src *src,
 			__u64 sec_vaddr);
+int dunwind_sframe_open_abi(struct dunwind_sframe_table *t, const struct dunwind_sframe_src *src,
+			    __u64 sec_vaddr, __u8 abi);
 int dunwind_sframe_get_fde(const struct dunwind_sframe_table *t, __u32 idx,
 			   struct dunwind_sframe_fde *fde);
 int dunwind_sframe_get_fre(const struct dunwind_sframe_table *t,
@@ -226,8 +241,9 @@ int dunwind_sframe_find(const struct dunwind_sframe_table *t, __u64 pc,
 int dunwind_sframe_validate(const struct dunwind_sframe_table *t);
 
 /*
- * dunwind_sframe_row_simple() - is @row the plain AMD64 case (CFA from SP or
- * FP without dereference, RA at CFA + ra.off, FP unchanged or at CFA + fp.off)?
+ * dunwind_sframe_row_simple() - is @row (of an AMD64 table) the plain case
+ * (CFA from SP or FP without dereference, RA at CFA + ra.off, FP unchanged
+ * or at CFA + fp.off)?
  * Context: any.  Return: 1 if so, 0 if the caller needs the general rules.
  */
 static inline int dunwind_sframe_row_simple(const struct dunwind_sframe_row *row)
