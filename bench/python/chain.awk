@@ -2,7 +2,7 @@
 # bench/python/chain.awk: how many samples of 'dunwind script' output taken
 # in app.py show its Python chain exactly.  POSIX awk (busybox's).
 #
-#   awk -v lines=FILE -f chain.awk SCRIPT.txt
+#   awk -v lines=FILE -f pyframe.awk -f chain.awk SCRIPT.txt
 #
 # lines: "NAME FIRST LAST" per function of app.py (its def line to its last
 # line).  A Python frame is a frame line "... NAME (FILE.py:LINE) ...".
@@ -68,28 +68,20 @@ function flush(   i, k, ok, text) {
 }
 /^[\t ]/ && insample {
 	stack = stack "\n" $0
-	if ($0 ~ /\[truncated/) {
+	kind = frame($0)
+	if (kind == "trunc" || kind == "unnamed") {
 		trunc = 1
-		next
-	}
-	if ($0 ~ /\[python:/) {
-		unnamed++
-		trunc = 1
+		unnamed += kind == "unnamed"
 		next
 	}
 	nfr++
-	if (match($0, /[^ \t]+ \([^()]*\.py:[0-9]+\)/)) {
-		t = substr($0, RSTART, RLENGTH)
+	if (kind == "py") {
 		npy++
 		pyidx[npy] = nfr
-		pyname[npy] = substr(t, 1, index(t, " (") - 1)
-		loc = substr(t, index(t, " (") + 2)
-		sub(/\)$/, "", loc)
-		pyline[npy] = loc
-		sub(/^.*:/, "", pyline[npy])
-		pyfile[npy] = loc
-		sub(/:[0-9]+$/, "", pyfile[npy])
-		if (pyfile[npy] ~ /app\.py$/)
+		pyname[npy] = pf_name
+		pyline[npy] = pf_line
+		pyfile[npy] = pf_file
+		if (pf_file ~ /app\.py$/)
 			inapp = 1
 	}
 	# The symbol of the frame: the field after the address.
