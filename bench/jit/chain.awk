@@ -50,7 +50,7 @@ BEGIN {
 	order[1] = "jit_leaf"; order[2] = "jit_c"; order[3] = "jit_b"
 	order[4] = "jit_a"; order[5] = "jit_main"
 }
-/^[^ \t]/ && /: [0-9]+ [a-z-]+:$/ {
+/^[^ \t]/ && /: +[0-9]+ [a-z-]+: *$/ {
 	flush()
 	insample = 1
 	text = $0

@@ -82,7 +82,7 @@ function flush(   i, sym, rooted) {
 		top[key] = why
 	}
 }
-/^[^ \t]/ && /: [0-9]+ [a-z-]+:$/ {
+/^[^ \t]/ && /: +[0-9]+ [a-z-]+: *$/ {
 	flush()
 	insample = 1
 	text = $0
