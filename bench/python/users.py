@@ -4,7 +4,10 @@
 #   threads SECONDS  two threads, each its own chain (spin_a, spin_b)
 #   gen SECONDS      a generator: work <- produce (generator) <- consume
 #   sleep SECONDS    a function blocked in time.sleep (for --off-cpu)
+#   async SECONDS    coroutines on asyncio's loop: crunch <- handler
+#                    (awaited) <- serve (a task's coroutine)
 #   spin SECONDS     one chain on CPU (for record -p and record -a)
+import asyncio
 import sys
 import threading
 import time
@@ -75,6 +78,31 @@ def consume(seconds):
     return total
 
 
+def crunch():
+    s = 0
+    for i in range(300):
+        s += i
+    return s
+
+
+async def handler(end):
+    n = 0
+    while time.monotonic() < end:
+        crunch()
+        n += 1
+        if n % 50 == 0:
+            await asyncio.sleep(0)
+    return n
+
+
+async def serve(seconds):
+    return await handler(time.monotonic() + seconds)
+
+
+def coroutines(seconds):
+    return asyncio.run(serve(seconds))
+
+
 def sleeper():
     time.sleep(0.004)
 
@@ -87,7 +115,8 @@ def napper(seconds):
 
 def main():
     mode, seconds = sys.argv[1], float(sys.argv[2])
-    {"threads": threads, "gen": consume, "sleep": napper, "spin": spin}[mode](seconds)
+    {"threads": threads, "gen": consume, "async": coroutines, "sleep": napper,
+     "spin": spin}[mode](seconds)
 
 
 main()
