@@ -243,15 +243,17 @@ static int py_line(const struct dw_pysnap_code *c, __s32 insn)
 
 /*
  * A Python frame: "qualname (file.py:LINE)", its function's file the
- * source file, from the capture's code objects.  One the capture does not
- * know is a marker: the chain cannot be named there.
+ * source file, from the capture's code objects; and, for pprof, the
+ * Python function itself (qualname, file, first line: @l->py_func).  One
+ * the capture does not know is a marker: the chain cannot be named there.
  */
 static void python_loc(struct dw_prof *p, struct dw_prof_loc *l, const struct loc_key *k,
 		       __u64 time)
 {
 	struct prof_priv *pp = p->priv;
 	const struct dw_pysnap_code *c = dw_pysnap_find(&pp->pysnap, k->pid, k->ip, time);
-	const char *name;
+	const char *name, *file;
+	long fn;
 	int line;
 
 	l->dso = prof_intern(p, DW_PROF_PYTHON_DSO);
@@ -270,9 +272,13 @@ static void python_loc(struct dw_prof *p, struct dw_prof_loc *l, const struct lo
 	else
 		name = prof_internf(p, "%s (%s)", c->name[0] ? c->name : "?", base_name(c->file));
 	l->sym = name;
+	file = prof_intern(p, c->file);
 	l->first_line = (uint32_t)p->nr_lines;
-	prof_add_line(p, prof_func_get(p, name, l->dso, prof_intern(p, c->file)), line);
+	prof_add_line(p, prof_func_get(p, name, l->dso, file), line);
 	l->nr_lines = 1;
+	fn = prof_func_get_at(p, prof_intern(p, c->name[0] ? c->name : "?"), l->dso, file,
+			      c->firstlineno > 0 ? c->firstlineno : 0);
+	l->py_func = fn >= 0 ? (uint32_t)fn : 0;	/* -1: pp->err says ENOMEM */
 }
 
 /**

@@ -80,16 +80,24 @@ static int func_eq(const void *ctx, uint32_t id, const void *key)
 	const struct dw_prof *p = ctx;
 	const struct dw_prof_func *a = &p->funcs[id], *b = key;
 
-	return a->name == b->name && a->dso == b->dso && a->file == b->file;
+	return a->name == b->name && a->dso == b->dso && a->file == b->file &&
+	       a->start_line == b->start_line;
 }
 
-/* Index of the function (@name, @dso, @file), all interned. -1 on ENOMEM. */
-long prof_func_get(struct dw_prof *p, const char *name, const char *dso, const char *file)
+/*
+ * Index of the function (@name, @dso, @file), all interned, that starts
+ * at line @start_line (a Python function's; 0 for others).  -1 on ENOMEM.
+ */
+long prof_func_get_at(struct dw_prof *p, const char *name, const char *dso, const char *file,
+		      int start_line)
 {
 	struct prof_priv *pp = p->priv;
-	struct dw_prof_func f = { name, dso, file };
+	struct dw_prof_func f = { name, dso, file, start_line };
 	uint64_t h = dw_hash_ptr(file, dw_hash_ptr(dso, dw_hash_ptr(name, DW_HASH_INIT)));
-	long id = dw_htab_find(&pp->func_ht, h, func_eq, p, &f);
+	long id;
+
+	h = dw_hash_bytes(&start_line, sizeof(start_line), h);
+	id = dw_htab_find(&pp->func_ht, h, func_eq, p, &f);
 
 	if (id >= 0)
 		return id;
@@ -100,6 +108,12 @@ long prof_func_get(struct dw_prof *p, const char *name, const char *dso, const c
 	}
 	p->funcs[p->nr_funcs] = f;
 	return (long)p->nr_funcs++;
+}
+
+/* Index of the function (@name, @dso, @file), all interned. -1 on ENOMEM. */
+long prof_func_get(struct dw_prof *p, const char *name, const char *dso, const char *file)
+{
+	return prof_func_get_at(p, name, dso, file, 0);
 }
 
 static int map_eq(const void *ctx, uint32_t id, const void *key)

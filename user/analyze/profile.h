@@ -69,6 +69,7 @@ struct dw_prof_func {
 	const char *name;
 	const char *dso;		/* the file (or [kernel.kallsyms], [module]) */
 	const char *file;		/* source file, or NULL */
+	int start_line;			/* a Python function's first line; 0: none */
 };
 
 struct dw_prof_line {
@@ -87,6 +88,9 @@ struct dw_prof_loc {
 	int kernel;
 	int marker;			/* a truncation marker, no address */
 	int python;			/* a Python frame: @ip is its code object */
+	uint32_t py_func;		/* @python: its function in funcs (qualname, its
+					 * file, start_line), for pprof; the lines name
+					 * "qualname (file.py:LINE)" */
 };
 
 struct dw_prof_sample {

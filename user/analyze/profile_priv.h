@@ -81,6 +81,8 @@ const char *prof_intern_sym(struct dw_prof *p, const char *raw);
 __attribute__((format(printf, 2, 3)))
 const char *prof_internf(struct dw_prof *p, const char *fmt, ...);
 long prof_func_get(struct dw_prof *p, const char *name, const char *dso, const char *file);
+long prof_func_get_at(struct dw_prof *p, const char *name, const char *dso, const char *file,
+		      int start_line);
 uint32_t prof_mapping_get(struct dw_prof *p, const struct dw_prof_mapping *m);
 int prof_add_line(struct dw_prof *p, long func, int line);
 void prof_intern_free(struct prof_priv *pp);

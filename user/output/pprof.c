@@ -10,7 +10,10 @@
  * with off-CPU samples: the sampling event's name or "offcpu-time") and,
  * for a stack cut short, truncated (the reason).  Each location is one
  * address of a mapping (user file, [kernel.kallsyms] or a module) with
- * its lines, innermost inlined function first.
+ * its lines, innermost inlined function first; a Python frame's is its
+ * code object's address (no mapping) with one line: its Python function
+ * (name: the qualname, filename: the source file, start_line: its first
+ * line) and the frame's line.
  *
  * pprof takes the first mapping for the main binary ("File:" in its
  * reports): the mappings are written with the main executable's first,
@@ -307,11 +310,20 @@ static void put_mappings(struct pp *w, const struct dw_prof *p, int inline_frame
 	}
 }
 
-/* Profile.location (4) with its lines, and Profile.function (5). */
-static void put_locations(struct pp *w, const struct dw_prof *p, int inline_frames)
+/*
+ * Profile.location (4) with its lines, and Profile.function (5): those the
+ * lines name.  A Python frame's line is its Python function's (qualname,
+ * its file, start_line) at the frame's line: one function per Python
+ * function, not the "qualname (file.py:LINE)" the text outputs print.
+ * 0 or -ENOMEM.
+ */
+static int put_locations(struct pp *w, const struct dw_prof *p, int inline_frames)
 {
+	unsigned char *used = calloc(p->nr_funcs ? p->nr_funcs : 1, 1);
 	size_t i, j;
 
+	if (!used)
+		return -ENOMEM;
 	for (i = 0; i < p->nr_locs; i++) {
 		const struct dw_prof_loc *l = &p->locs[i];
 
@@ -320,8 +332,10 @@ static void put_locations(struct pp *w, const struct dw_prof *p, int inline_fram
 		pb_uint(&w->sub, 3, l->ip);
 		for (j = inline_frames ? 0 : l->nr_lines - 1; j < l->nr_lines; j++) {
 			const struct dw_prof_line *ln = &p->lines[l->first_line + j];
+			uint32_t fn = l->python ? l->py_func : ln->func;
 
-			pb_uint(&w->sub2, 1, ln->func + 1ULL);
+			used[fn] = 1;
+			pb_uint(&w->sub2, 1, fn + 1ULL);
 			pb_uint(&w->sub2, 2, (uint64_t)(int64_t)ln->line);
 			pb_msg(&w->sub, 4, &w->sub2);
 		}
@@ -330,12 +344,17 @@ static void put_locations(struct pp *w, const struct dw_prof *p, int inline_fram
 	for (i = 0; i < p->nr_funcs; i++) {
 		const struct dw_prof_func *fn = &p->funcs[i];
 
+		if (!used[i])
+			continue;
 		pb_uint(&w->sub, 1, i + 1);
 		pb_uint(&w->sub, 2, (uint64_t)str_index(&w->st, fn->name));
 		pb_uint(&w->sub, 3, (uint64_t)str_index(&w->st, fn->name));
 		pb_uint(&w->sub, 4, (uint64_t)str_index(&w->st, fn->file ? fn->file : fn->dso));
+		pb_uint(&w->sub, 5, (uint64_t)(int64_t)fn->start_line);
 		pb_msg(&w->pb, 5, &w->sub);
 	}
+	free(used);
+	return 0;
 }
 
 /**
@@ -367,7 +386,8 @@ int dw_pprof_write(FILE *f, const struct dw_prof *p, int inline_frames, int gzip
 	value_type(&w.pb, &w.sub, 1, &w.st, type, unit);
 	put_samples(&w, p, &first, &last);
 	put_mappings(&w, p, inline_frames);
-	put_locations(&w, p, inline_frames);
+	if (put_locations(&w, p, inline_frames))
+		w.pb.err = -ENOMEM;
 	pb_uint(&w.pb, 9, p->hdr.created_realtime_ns);
 	if (first <= last)
 		pb_uint(&w.pb, 10, last - first);

@@ -7,7 +7,8 @@
  * then USER_STACKs whose tagged entries name those code objects among
  * native IPs, as the module writes them (Documentation/abi.rst,
  * "Interpreter frames").  The interpreter then exits, and the capture
- * alone must name the frames: qualname, file, line, in order.
+ * alone must name the frames: qualname, file, line, in order; and so must
+ * its pprof export, read by go tool pprof.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +22,10 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "files.h"
 #include "mkrec.h"
 #include "analyze/profile.h"
+#include "output/pprof.h"
 #include "output/script.h"
 #include "record/recorder.h"
 #include "symbols/dso.h"
@@ -150,8 +153,15 @@ FIXTURE_TEARDOWN(py)
 		dw_dso_cache_free(self->st->py.dsos);
 		free(self->st);
 	}
-	unlink(self->path);
-	rmdir(self->dir);
+	if (self->dir[0]) {
+		char cmd[96];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+		if (getenv("DW_TEST_KEEP"))
+			TH_LOG("kept %s", self->dir);
+		else if (system(cmd))
+			TH_LOG("could not remove %s", self->dir);
+	}
 }
 
 /* Record the MMAP, then one sample per stack @ips[k] (@n[k] entries). */
@@ -307,6 +317,101 @@ TEST_F(py, no_python_names_nothing)
 	text = script(_metadata, self->path);
 	ASSERT_NE(NULL, text);
 	EXPECT_NE(NULL, strstr(text, "[python: not a code object]")) TH_LOG("%s", text);
+	free(text);
+}
+
+/*
+ * Two samples of the chain c <- b <- a among native frames, c once at the
+ * fixture's instruction and once not started (at its first line, 2), and
+ * the profile of the capture, the interpreter gone.
+ */
+static struct dw_prof *two_samples(struct __test_metadata *_metadata, FIXTURE_DATA(py) *self)
+{
+	const __u64 s0[] = {
+		NATIVE, frame(self->code[0].insn, 0), self->code[0].addr,
+		frame(self->code[1].insn, 0), self->code[1].addr, NATIVE + 0x100,
+		frame(self->code[2].insn, 1), self->code[2].addr, NATIVE + 0x200,
+	};
+	const __u64 s1[] = {
+		NATIVE, frame(-2, 0), self->code[0].addr,
+		frame(self->code[1].insn, 0), self->code[1].addr, NATIVE + 0x100,
+		frame(self->code[2].insn, 1), self->code[2].addr, NATIVE + 0x200,
+	};
+	const __u64 *const ips[] = { s0, s1 };
+	const unsigned int n[] = { 9, 9 };
+	struct dw_prof_opts o = { .quiet = 1 };
+	struct dw_prof *p = NULL;
+
+	record(_metadata, self, ips, n, 2);
+	EXPECT_EQ(0, dw_prof_load(&p, self->path, &o));
+	return p;
+}
+
+/* @text holds the lines @want[0..n) in this order (each as a substring). */
+static int in_order(const char *text, char (*want)[128], int n)
+{
+	const char *at = text;
+	int i;
+
+	for (i = 0; i < n && at; i++)
+		if ((at = strstr(at, want[i])))
+			at += strlen(want[i]);
+	return at != NULL;
+}
+
+/*
+ * pprof: one function per Python function (its qualname, file and first
+ * line), each location one of its lines, as go tool pprof reads it.
+ */
+TEST_F(py, pprof_has_one_function_per_python_function_with_its_lines)
+{
+	char cmd[512], want[4][128], *text;
+	struct dw_prof *p;
+	FILE *f;
+
+	if (system("go tool pprof -h >/dev/null 2>&1"))
+		SKIP(return, "go tool pprof is not installed (apt-get install golang-go)");
+	p = two_samples(_metadata, self);
+	ASSERT_NE(NULL, p);
+	snprintf(cmd, sizeof(cmd), "%s/profile.pb.gz", self->dir);
+	f = fopen(cmd, "w");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, dw_pprof_write(f, p, 0, 1));
+	EXPECT_EQ(0, fclose(f));
+	dw_prof_free(p);
+
+	/* -top by function: c once, both samples in it. */
+	snprintf(cmd, sizeof(cmd), "go tool pprof -symbolize=none -sample_index=samples -top "
+		 "%s/profile.pb.gz 2>&1", self->dir);
+	text = cmd_output(cmd);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "100%  c\n")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "100%  b\n"));
+	EXPECT_NE(NULL, strstr(text, "100%  a\n"));
+	EXPECT_EQ(NULL, strstr(text, "c (<string>"));
+	free(text);
+
+	/* -traces -lines: file and line per frame, leaf first. */
+	snprintf(cmd, sizeof(cmd), "go tool pprof -symbolize=none -traces -lines "
+		 "%s/profile.pb.gz 2>&1", self->dir);
+	text = cmd_output(cmd);
+	ASSERT_NE(NULL, text);
+	snprintf(want[0], sizeof(want[0]), " c <string>:%d\n", self->code[0].line);
+	snprintf(want[1], sizeof(want[1]), " b <string>:%d\n", self->code[1].line);
+	snprintf(want[2], sizeof(want[2]), " a <string>:%d\n", self->code[2].line);
+	snprintf(want[3], sizeof(want[3]), " c <string>:2\n");
+	EXPECT_TRUE(in_order(text, want, 3)) TH_LOG("%s", text);
+	memcpy(want[0], want[3], sizeof(want[0]));
+	EXPECT_TRUE(in_order(text, want, 3)) TH_LOG("%s", text);
+	free(text);
+
+	/* -raw: the function's first line (s=2 for c: its def). */
+	snprintf(cmd, sizeof(cmd), "go tool pprof -symbolize=none -raw %s/profile.pb.gz 2>&1",
+		 self->dir);
+	text = cmd_output(cmd);
+	ASSERT_NE(NULL, text);
+	snprintf(want[0], sizeof(want[0]), " c <string>:%d s=2\n", self->code[0].line);
+	EXPECT_NE(NULL, strstr(text, want[0])) TH_LOG("%s", text);
 	free(text);
 }
 
