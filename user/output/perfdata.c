@@ -15,9 +15,12 @@
  *   here is that of the process's latest exec before it (0 if none), or
  *   of its first sample with a user frame in it if earlier (inside the
  *   exec), so that perf knows it for every sample of that process image;
+ * - PERF_RECORD_MMAP2 of the Python frames' file (perfdata_python.c) per
+ *   process with Python frames;
  * - PERF_RECORD_SAMPLE (IP, TID, TIME, CPU, PERIOD, CALLCHAIN) per kept
  *   sample: PERF_CONTEXT_KERNEL, the kernel frames, PERF_CONTEXT_USER, the
- *   user frames, leaf first; truncation markers are left out.
+ *   user frames, leaf first, Python frames as addresses in their file;
+ *   truncation markers are left out.
  * Every record but the samples ends with the sample_id_all fields (pid,
  * tid, time, cpu).
  *

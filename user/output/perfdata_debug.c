@@ -14,6 +14,11 @@
  *					perf's own cache keeps it, by the
  *					file's recorded path: where hotspot
  *					(--debugPaths DIR) looks;
+ *   DIR/.build-id/xx/yyyy.../elf	the Python frames' file, under the
+ *					build-id the export gives it
+ *					(perfdata_python.c): one function
+ *					per Python frame name (and its
+ *					link DIR/[python]/ID/elf);
  *   DIR/[kernel.kallsyms]/ID/kallsyms	the kernel's functions, under the
  *					identity perf.data gives the kernel
  *					(the recording boot's).
@@ -159,38 +164,73 @@ static int link_by_path(const struct dw_prof_mapping *m, const char *dir, const 
 	return 0;
 }
 
+/*
+ * DIR/.build-id/xx/yyyy/BASE: an ELF file of @funcs with build-id @id;
+ * its path in @path (PATH_MAX).  0 or -errno.
+ */
+static int write_elf(char *path, const char *dir, const char *base, const unsigned char *id,
+		     size_t id_size, const struct dw_symelf_func *funcs, size_t n)
+{
+	char hex[64];
+	FILE *f;
+	int ret;
+
+	id_path(hex, id, id_size);
+	if ((size_t)snprintf(path, PATH_MAX, "%s/.build-id/%s", dir, hex) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	ret = mkdirs(path);
+	if (ret)
+		return ret;
+	strcat(path, "/");
+	strcat(path, base);	/* room: PATH_MAX is far beyond a build-id path */
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	ret = dw_symelf_write(f, id, id_size, funcs, n);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
 /* DIR/.build-id/xx/yyyy/BASE for mapping @m. 0 or -errno. */
 static int write_file(const struct dw_prof *p, const struct dw_prof_mapping *m,
 		      const char *dir, const char *base)
 {
-	char path[PATH_MAX], id[64];
+	char path[PATH_MAX];
 	struct dw_symelf_func *funcs;
 	long n = file_funcs(p, m, &funcs);
-	FILE *f;
 	int ret;
 
 	if (n < 0)
 		return (int)n;
-	id_path(id, m->build_id, m->build_id_size);
-	ret = -ENAMETOOLONG;
-	if ((size_t)snprintf(path, sizeof(path), "%s/.build-id/%s", dir, id) >= sizeof(path))
-		goto out;
-	ret = mkdirs(path);
-	if (ret)
-		goto out;
-	strcat(path, "/");
-	strcat(path, base);	/* room: PATH_MAX is far beyond a build-id path */
-	ret = -errno;
-	f = fopen(path, "w");
-	if (!f)
-		goto out;
-	ret = dw_symelf_write(f, m->build_id, m->build_id_size, funcs, (size_t)n);
-	if (fclose(f) && !ret)
-		ret = -EIO;
+	ret = write_elf(path, dir, base, m->build_id, m->build_id_size, funcs, (size_t)n);
 	if (!ret && !strcmp(base, "elf"))
 		ret = link_by_path(m, dir, path);
-out:
 	free(funcs);
+	return ret;
+}
+
+/*
+ * DIR/.build-id/xx/yyyy/elf for the Python frames (perfdata_python.c),
+ * and its link by path.  1 if written, 0 if the profile has none, or -errno.
+ */
+static int write_python(const struct dw_prof *p, const char *dir)
+{
+	struct perfdata_py py = { 0 };
+	struct dw_prof_mapping m = { .file = PERFDATA_PY_FILE, .build_id_size = 20 };
+	char path[PATH_MAX];
+	int ret = perfdata_py_build(&py, p);
+
+	_Static_assert(sizeof(m.build_id) == sizeof(py.build_id), "build-id sizes");
+	memcpy(m.build_id, py.build_id, sizeof(m.build_id));
+	if (!ret && py.nr)
+		ret = write_elf(path, dir, "elf", py.build_id, sizeof(py.build_id), py.funcs,
+				py.nr);
+	if (!ret && py.nr)
+		ret = link_by_path(&m, dir, path);
+	if (!ret)
+		ret = !!py.nr;
+	perfdata_py_free(&py);
 	return ret;
 }
 
@@ -254,6 +294,10 @@ int dw_perfdata_write_debug(const struct dw_prof *p, const char *dir)
 			return ret;
 		n++;
 	}
+	ret = write_python(p, dir);
+	if (ret < 0)
+		return ret;
+	n += ret;
 	if (dw_perfdata_has_kernel(p)) {
 		ret = write_kernel(p, dir);
 		if (ret)

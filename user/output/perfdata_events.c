@@ -282,6 +282,77 @@ static void kernel_mmap(struct perfdata *pd, const struct dw_prof *p)
 	ev_end(pd, off, 0);
 }
 
+/* The address of location @i in perf.data: a Python frame's is in its file. */
+static __u64 loc_ip(const struct perfdata *pd, const struct dw_prof *p, uint32_t i)
+{
+	return p->locs[i].python ? pd->py_base + pd->py.off[i] : p->locs[i].ip;
+}
+
+/* Has the sample a Python frame perf can name? */
+static int has_python(const struct perfdata *pd, const struct dw_prof *p,
+		      const struct dw_prof_sample *s)
+{
+	uint32_t j;
+
+	for (j = 0; pd->py.nr && j < s->nr; j++)
+		if (pd->py.off[p->stack[s->first + j]])
+			return 1;
+	return 0;
+}
+
+/*
+ * PERF_RECORD_MMAP2 of the Python frames' file (perfdata_python.c) for
+ * each process with Python frames, at the time of its first sample with
+ * one (after its FORK: perf forgets what a pid had before one).
+ */
+static void python_mmaps(struct perfdata *pd, const struct dw_prof *p)
+{
+	struct { __u32 pid; __u64 time; } *first = NULL;
+	size_t i, k, n = 0, cap = 0;
+	__u8 bid[24] = { sizeof(pd->py.build_id) };
+	size_t off;
+
+	for (i = 0; i < p->nr_samples; i++) {
+		const struct dw_prof_sample *s = &p->samples[i];
+
+		if (!has_python(pd, p, s))
+			continue;
+		for (k = 0; k < n && first[k].pid != s->pid; k++)
+			;
+		if (k < n) {
+			if (s->time < first[k].time)
+				first[k].time = s->time;
+			continue;
+		}
+		if (DW_ARRAY_RESERVE(first, cap, n + 1, 16)) {
+			pd->err = -ENOMEM;
+			break;
+		}
+		first[n].pid = s->pid;
+		first[n++].time = s->time;
+	}
+	memcpy(bid + 4, pd->py.build_id, sizeof(pd->py.build_id));
+	for (k = 0; k < n; k++) {
+		off = ev_begin(pd, PERF_RECORD_MMAP2,
+			       PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+		dw_buf_put_u32(&pd->recs, first[k].pid);
+		dw_buf_put_u32(&pd->recs, first[k].pid);
+		dw_buf_put_u64(&pd->recs, pd->py_base);
+		dw_buf_put_u64(&pd->recs, pd->py.size);
+		dw_buf_put_u64(&pd->recs, 0);
+		dw_buf_put(&pd->recs, bid, sizeof(bid));
+		dw_buf_put_u32(&pd->recs, 0x5);		/* PROT_READ | PROT_EXEC */
+		dw_buf_put_u32(&pd->recs, 0x02);	/* MAP_PRIVATE */
+		put_str(&pd->recs, PERFDATA_PY_FILE, 8);
+		put_id(pd, first[k].pid, first[k].pid, first[k].time);
+		ev_end(pd, off, first[k].time);
+	}
+	if (n)
+		add_build_id(pd, PERF_RECORD_MISC_USER, pd->py.build_id, sizeof(pd->py.build_id),
+			     PERFDATA_PY_FILE);
+	free(first);
+}
+
 static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
 		       const struct dw_prof_sample *s)
 {
@@ -293,8 +364,8 @@ static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
 	for (j = 0; j < s->nr; j++) {
 		const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
 
-		if (!l->marker && !l->python) {
-			ip = l->ip;
+		if (!l->marker) {
+			ip = loc_ip(pd, p, p->stack[s->first + j]);
 			ctx = l->kernel ? 1 : 2;
 			break;
 		}
@@ -317,7 +388,7 @@ static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
 	for (j = 0; j < s->nr; j++) {
 		const struct dw_prof_loc *l = &p->locs[p->stack[s->first + j]];
 
-		if (l->marker || l->python)	/* no address perf could name */
+		if (l->marker)		/* no address perf could name */
 			continue;
 		if ((l->kernel ? 1 : 2) != ctx) {
 			ctx = l->kernel ? 1 : 2;
@@ -325,7 +396,7 @@ static void sample_rec(struct perfdata *pd, const struct dw_prof *p,
 				       ctx == 1 ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER);
 			nr++;
 		}
-		dw_buf_put_u64(&pd->recs, l->ip);
+		dw_buf_put_u64(&pd->recs, loc_ip(pd, p, p->stack[s->first + j]));
 		nr++;
 	}
 	if (!pd->recs.err)
@@ -368,6 +439,13 @@ int perfdata_collect(struct perfdata *pd, const struct dw_prof *p)
 		if (dw_rec_dispatch(&task_ops, rec, p->tasks.len - off, pd))
 			return -EINVAL;		/* the profile's own copies: cannot be */
 	}
+	ret = perfdata_py_build(&pd->py, p);
+	if (ret)
+		return ret;
+	if (pd->py.nr) {
+		pd->py_base = perfdata_py_base(p);
+		python_mmaps(pd, p);
+	}
 	for (i = 0; i < p->nr_samples; i++)
 		sample_rec(pd, p, &p->samples[i]);
 	perfdata_kernel_id(p, kid);
@@ -385,4 +463,5 @@ void perfdata_free(struct perfdata *pd)
 	free(pd->bids.p);
 	free(pd->evs);
 	free(pd->execs);
+	perfdata_py_free(&pd->py);
 }

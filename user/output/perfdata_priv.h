@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 
 #include "analyze/profile.h"
+#include "output/symelf.h"
 #include "util/buf.h"
 
 #define PERFDATA_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
@@ -57,6 +58,26 @@ struct perfdata_id {
 	__u32 cpu, res;
 };
 
+/*
+ * The Python frames' file (perfdata_python.c): its name in MMAP2 and
+ * HEADER_BUILD_ID (a path: hotspot's parser takes a name in brackets for
+ * memory without a file, such as "[heap]"), each name's bytes, where the first one is, and how far
+ * above the capture's highest user address (and on what boundary) each
+ * process maps it.
+ */
+#define PERFDATA_PY_FILE	"/[python]"
+#define PERFDATA_PY_SLOT	16
+#define PERFDATA_PY_TEXT	0x1000
+#define PERFDATA_PY_GAP		(1ULL << 30)
+
+struct perfdata_py {
+	__u64 *off;			/* per location: its name's offset; 0: not Python */
+	struct dw_symelf_func *funcs;	/* the names, sorted, with their offsets */
+	size_t nr;
+	__u64 size;			/* the file's extent: the end of the last name */
+	__u8 build_id[20];
+};
+
 /* One record of the data section, to be sorted by time. */
 struct perfdata_ev {
 	__u64 time;
@@ -73,6 +94,8 @@ struct perfdata {
 	struct { __u32 pid; __u64 time; } *execs;
 	size_t nr_execs, cap_execs;
 	const struct dw_prof *prof;	/* the profile being written */
+	struct perfdata_py py;		/* its Python frames' file */
+	__u64 py_base;			/* where each process maps that file */
 	int two;			/* two attributes: PERF_SAMPLE_IDENTIFIER */
 	int err;
 };
@@ -85,6 +108,9 @@ static inline void perfdata_kernel_id(const struct dw_prof *p, __u8 kid[20])
 }
 
 int perfdata_collect(struct perfdata *pd, const struct dw_prof *p);
+int perfdata_py_build(struct perfdata_py *py, const struct dw_prof *p);
+__u64 perfdata_py_base(const struct dw_prof *p);
+void perfdata_py_free(struct perfdata_py *py);
 void perfdata_free(struct perfdata *pd);
 
 #endif

@@ -8,7 +8,8 @@
  * native IPs, as the module writes them (Documentation/abi.rst,
  * "Interpreter frames").  The interpreter then exits, and the capture
  * alone must name the frames: qualname, file, line, in order; and so must
- * its pprof export, read by go tool pprof.
+ * its exports, read by Debian's perf (perf.data and its build-id
+ * directory) and go tool pprof.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include "files.h"
 #include "mkrec.h"
 #include "analyze/profile.h"
+#include "output/perfdata.h"
 #include "output/pprof.h"
 #include "output/script.h"
 #include "record/recorder.h"
@@ -357,6 +359,43 @@ static int in_order(const char *text, char (*want)[128], int n)
 		if ((at = strstr(at, want[i])))
 			at += strlen(want[i]);
 	return at != NULL;
+}
+
+/*
+ * perf.data: perf script, given only the export and its build-id
+ * directory, names each Python frame as dunwind does, in the stack's
+ * order, in a file of its own.
+ */
+TEST_F(py, perf_script_names_python_frames_from_the_export_alone)
+{
+	char cmd[512], want[4][128], *text;
+	struct dw_prof *p;
+	FILE *f;
+
+	if (system("perf version >/dev/null 2>&1"))
+		SKIP(return, "perf is not installed (apt-get install linux-perf)");
+	p = two_samples(_metadata, self);
+	ASSERT_NE(NULL, p);
+	snprintf(cmd, sizeof(cmd), "%s/perf.data", self->dir);
+	f = fopen(cmd, "w");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, dw_perfdata_write(f, p));
+	EXPECT_EQ(0, fclose(f));
+	snprintf(cmd, sizeof(cmd), "%s/perf.data.debug", self->dir);
+	EXPECT_EQ(1, dw_perfdata_write_debug(p, cmd));	/* the Python file only */
+	dw_prof_free(p);
+	snprintf(cmd, sizeof(cmd), "perf --buildid-dir %s/perf.data.debug script -i %s/perf.data "
+		 "-F ip,sym,dso 2>&1", self->dir, self->dir);
+	text = cmd_output(cmd);
+	ASSERT_NE(NULL, text);
+	snprintf(want[0], sizeof(want[0]), " c (<string>:%d) (/[python])", self->code[0].line);
+	snprintf(want[1], sizeof(want[1]), " b (<string>:%d) (/[python])", self->code[1].line);
+	snprintf(want[2], sizeof(want[2]), " a (<string>:%d) (/[python])", self->code[2].line);
+	snprintf(want[3], sizeof(want[3]), " c (<string>:2) (/[python])");
+	EXPECT_TRUE(in_order(text, want, 3)) TH_LOG("%s", text);
+	memcpy(want[0], want[3], sizeof(want[0]));
+	EXPECT_TRUE(in_order(text, want, 3)) TH_LOG("%s", text);
+	free(text);
 }
 
 /*
