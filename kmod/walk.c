@@ -137,18 +137,25 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 		}
 		w->ips[w->nr++] = st.ip;
 		/*
-		 * This frame, then the callers the fast loop adds after it,
-		 * all by the method that found it (the fast loop takes only
-		 * the rule that found the frame before): timed together.
+		 * This frame by the method that found it, then the callers
+		 * the fast loop adds after it by the rule it ran (a table's,
+		 * after a frame-pointer step out of a table's gap), timed
+		 * together under the latter.
 		 */
-		nr = 1 + dunwind_unwind_fast(&st, w->ips, &w->nr, w->cap);
-		now = dunwind_cycles();
 		m = st.method;
 		if (m) {
 			w->methods |= m->bit;
-			w->nr_by[m - dunwind_unwind_methods] += nr;
-			dunwind_count(s, m->cnt_cycles, dunwind_cycles_since(c0, now));
+			w->nr_by[m - dunwind_unwind_methods]++;
 		}
+		nr = dunwind_unwind_fast(&st, w->ips, &w->nr, w->cap);
+		now = dunwind_cycles();
+		m = st.method;
+		if (m && nr) {
+			w->methods |= m->bit;
+			w->nr_by[m - dunwind_unwind_methods] += nr;
+		}
+		if (m)
+			dunwind_count(s, m->cnt_cycles, dunwind_cycles_since(c0, now));
 		c0 = now;
 	}
 	if (st.done)
