@@ -6,8 +6,11 @@
  * that starts inside it cannot see c (the Makefile checks both shapes with
  * objdump); with -DEPILOGUE_LEAF (sf_epilogue) the leaf spins in its
  * epilogue, after 'pop %rbp'; with -DUNCOVERED_B (sf_gap) b is assembly
- * without CFI, which the program's .sframe leaves out.  Prints "ready" on stdout just before entering the chain, then
- * spins until killed (or 120 s, SIGALRM).
+ * without CFI, which the program's .sframe leaves out, and uses rbp for a
+ * number, as code without frame pointers may; with -DFP_GAP_B (sf_fpgap)
+ * b is such assembly that keeps a frame pointer, as V8's builtins do.
+ * Prints "ready" on stdout just before entering the chain, then spins
+ * until killed (or 120 s, SIGALRM).
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -65,7 +68,7 @@ NOIPA static unsigned long leaf(void)
 #endif
 
 /* Each caller uses the result, so no call becomes a tail jump. */
-#if defined(UNCOVERED_B)
+#if defined(UNCOVERED_B) || defined(FP_GAP_B)
 #define C_LINKAGE		/* b's assembly calls it */
 #else
 #define C_LINKAGE static
@@ -76,16 +79,34 @@ NOIPA C_LINKAGE unsigned long c(void)
 }
 
 #if defined(UNCOVERED_B)
-/* c() * 5, with no frame pointer and no CFI: no table has a row for it. */
+/*
+ * c() * 5, with no frame pointer and no CFI: no table has a row for it.
+ * rbp holds a small number across the call, not a frame's address.
+ */
 unsigned long b(void);
 asm(".text\n"
     ".globl b\n"
     ".type b, @function\n"
     "b:\n"
-    "\tsub $8, %rsp\n"
+    "\tpush %rbp\n"
+    "\tmov $5, %ebp\n"
+    "\tcall c\n"
+    "\timul %rbp, %rax\n"
+    "\tpop %rbp\n"
+    "\tret\n"
+    ".size b, .-b\n");
+#elif defined(FP_GAP_B)
+/* c() * 5, with a frame pointer and no CFI: a gap in the table. */
+unsigned long b(void);
+asm(".text\n"
+    ".globl b\n"
+    ".type b, @function\n"
+    "b:\n"
+    "\tpush %rbp\n"
+    "\tmov %rsp, %rbp\n"
     "\tcall c\n"
     "\tlea (%rax,%rax,4), %rax\n"
-    "\tadd $8, %rsp\n"
+    "\tpop %rbp\n"
     "\tret\n"
     ".size b, .-b\n");
 #else
