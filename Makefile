@@ -44,7 +44,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/dunwind-$(DKMS_VERSION)
 export KDIR KVER
 
 .PHONY: all module user selftests deps unit fuzz fuzz-short vmtest check demo \
-	install install-user install-dkms install-udev dkms clean bench programs clients python jit
+	install install-user install-dkms install-udev dkms clean bench programs clients python jit java
 
 all: module user
 
@@ -114,6 +114,10 @@ programs: module user
 # JIT-compiled JavaScript in the VM (node's ~100 MB binary: not in 'make check').
 jit: module user
 	tools/jit
+
+# JIT-compiled Java in the VM (a 44 MB jlink runtime: not in 'make check').
+java: module user
+	tools/java
 
 install: all install-user install-dkms install-udev
 	$(MAKE) -C $(KDIR) M=$(KOUT)/kmod INSTALL_MOD_DIR=extra modules_install
