@@ -30,12 +30,30 @@ struct ip_loop {
 	__u64 node;
 };
 
+/*
+ * Little-endian loads, written byte by byte with constant shifts, which
+ * compilers turn into one load (a frame's fields are read this way).
+ */
+static __u64 ip_le32(const __u8 *p)
+{
+	return (__u64)p[0] | (__u64)p[1] << 8 | (__u64)p[2] << 16 | (__u64)p[3] << 24;
+}
+
+static __u64 ip_le64(const __u8 *p)
+{
+	return ip_le32(p) | ip_le32(p + 4) << 32;
+}
+
 /* Little-endian load of @size (1, 2, 4 or 8) bytes. */
 static __u64 ip_le(const __u8 *p, __u32 size)
 {
 	__u64 v = 0;
 	__u32 i;
 
+	if (size == 8)
+		return ip_le64(p);
+	if (size == 4)
+		return ip_le32(p);
 	for (i = size; i > 0; i--)
 		v = v << 8 | p[i - 1];
 	return v;
@@ -282,8 +300,8 @@ static __u32 ip_window(const struct dunwind_interp_desc *d)
 static int ip_frame(const struct dunwind_interp_desc *d, const __u8 *buf,
 		    struct dunwind_interp_frame *f)
 {
-	__u64 code = ip_le(buf + d->frame_code, 8) & ~(__u64)d->code_tag_mask;
-	__u64 insn = ip_le(buf + d->frame_insn, 8);
+	__u64 code = ip_le64(buf + d->frame_code) & ~(__u64)d->code_tag_mask;
+	__u64 insn = ip_le64(buf + d->frame_insn);
 	__u64 first = code + d->code_insn;
 	__u64 delta = insn - first;
 
@@ -310,7 +328,7 @@ static int ip_frames(struct ip_walk *w, __u64 frame, struct dunwind_interp_frame
 	__u8 buf[DUNWIND_INTERP_FRAME_MAX];
 	__u32 win = ip_window(d), seen = 0, lam = 0, pow = 1;
 	__u64 mark = frame;
-	int err;
+	int err, entry;
 
 	while (frame) {
 		if (frame & 7)
@@ -320,7 +338,8 @@ static int ip_frames(struct ip_walk *w, __u64 frame, struct dunwind_interp_frame
 		err = ip_read(w, frame, 0, buf, win);
 		if (err)
 			return err;
-		if (ip_is_entry(d, buf) && (d->entry_flags & DUNWIND_INTERP_ENTRY_SHIM)) {
+		entry = ip_is_entry(d, buf);
+		if (entry && (d->entry_flags & DUNWIND_INTERP_ENTRY_SHIM)) {
 			if (*nr)
 				out[*nr - 1].flags |= DUNWIND_INTERP_FRAME_ENTRY;
 		} else {
@@ -329,11 +348,11 @@ static int ip_frames(struct ip_walk *w, __u64 frame, struct dunwind_interp_frame
 			err = ip_frame(d, buf, &out[*nr]);
 			if (err)
 				return err;
-			if (ip_is_entry(d, buf))
+			if (entry)
 				out[*nr].flags |= DUNWIND_INTERP_FRAME_ENTRY;
 			(*nr)++;
 		}
-		frame = ip_le(buf + d->frame_prev, 8);
+		frame = ip_le64(buf + d->frame_prev);
 		if (frame && frame == mark)
 			return DUNWIND_INTERP_STOP_CYCLE;
 		if (++lam == pow) {
