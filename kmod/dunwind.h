@@ -158,6 +158,12 @@ struct dunwind_pending_slot {
 	u64 *ips;
 	u8 *code;
 	/*
+	 * The scratch of the slot's walks that meet an interpreter's eval
+	 * loop (kmod/interp_stack.c): allocated by the first, then used as
+	 * @ips is; freed with the table.
+	 */
+	void *interp;
+	/*
 	 * The stack mapping the slot's last walk found, for its owners' next
 	 * walks, one at a time: a thread mostly takes the same slot again,
 	 * and the session's mapping cache holds only a few of a process's

@@ -182,52 +182,54 @@ static void dunwind_interp_chain(const struct dunwind_interp_scan *sc,
 	m->nf = nf;
 }
 
+/*
+ * The scratch of a slot's walks with interpreter frames: the merged stack
+ * (@entries) and, after it, the chain's frames (@cap).
+ */
+static size_t dunwind_interp_scratch_size(unsigned int entries, unsigned int cap)
+{
+	return entries * sizeof(u64) + max(cap, 1U) * sizeof(struct dunwind_interp_frame);
+}
+
 /**
  * dunwind_interp_stack() - a native stack with its interpreter frames
  * @s:		session, with an interpreter registered (dunwind_interp_any())
+ * @scratch:	the walk's pending slot's scratch (dunwind_pending_slot.interp),
+ *		allocated here at the slot's first walk that meets an eval
+ *		loop and kept for its later ones, as the slot's IP array is;
+ *		freed with the table.  Only the walk that owns the slot uses it.
  * @ips:	the native walk's IPs, innermost first
  * @nr:		how many
- * @max:	entries the stack may hold (max_user_frames)
+ * @max:	entries the stack may hold (max_user_frames, the session's:
+ *		the same for every walk of the slot)
  * @nr_out:	set to the entries of the result
  * @trunc:	set if @max cut native IPs off the result
  *
  * Context: task_work of current (may sleep and fault), current->mm set.
- * Return: a kmalloc()ed array of @max entries, *@nr_out used, for the
- * caller to kfree(); NULL if nothing is added (no IP in an eval loop, a
+ * Return: the merged stack, *@nr_out entries in *@scratch, valid until the
+ * slot's next walk; NULL if nothing is added (no IP in an eval loop, a
  * thread without frames, no memory, a fatal signal): the native stack
  * stands.
  */
-u64 *dunwind_interp_stack(struct dunwind_session *s, const u64 *ips, unsigned int nr,
-			  unsigned int max, unsigned int *nr_out, bool *trunc)
+const u64 *dunwind_interp_stack(struct dunwind_session *s, void **scratch, const u64 *ips,
+				unsigned int nr, unsigned int max, unsigned int *nr_out, bool *trunc)
 {
 	struct dunwind_interp_merge m = { .max = max };
-	struct dunwind_interp_frame *f;
-	struct dunwind_interp_scan *sc;
 	unsigned int cap = min_t(unsigned int, max / 2, DUNWIND_INTERP_MAX_FRAMES);
+	struct dunwind_interp_scan sc;
 
-	sc = kmalloc(sizeof(*sc), GFP_KERNEL);
-	if (!sc)
+	if (dunwind_interp_scan(s, ips, nr, &sc) || !sc.nr)
 		return NULL;
-	if (dunwind_interp_scan(s, ips, nr, sc) || !sc->nr)
-		goto out_sc;
-	f = kmalloc_array(max(cap, 1U), sizeof(*f), GFP_KERNEL);
-	m.out = kmalloc_array(max, sizeof(u64), GFP_KERNEL);
-	if (!f || !m.out)
-		goto out_f;
-	dunwind_interp_chain(sc, f, cap, &m);
-	dunwind_interp_merge(&m, ips, nr, sc);
+	if (!*scratch)
+		*scratch = kmalloc(dunwind_interp_scratch_size(max, cap), GFP_KERNEL_ACCOUNT);
+	if (!*scratch)
+		return NULL;
+	m.out = *scratch;
+	dunwind_interp_chain(&sc, (struct dunwind_interp_frame *)(m.out + max), cap, &m);
+	dunwind_interp_merge(&m, ips, nr, &sc);
 	if (!m.added)
-		goto out_f;	/* a thread without frames: nothing to add */
+		return NULL;	/* a thread without frames: nothing to add */
 	*nr_out = m.n;
 	*trunc = m.trunc;
-	kfree(f);
-	kfree(sc);
 	return m.out;
-
-out_f:
-	kfree(m.out);
-	kfree(f);
-out_sc:
-	kfree(sc);
-	return NULL;
 }

@@ -25,6 +25,7 @@
 struct dunwind_walk {
 	u64 *ips;			/* the walker's small array, or *@big */
 	u64 **big;			/* the slot's array of @max, or NULL */
+	void **interp;			/* the slot's interpreter scratch */
 	struct dunwind_vma_memo *stack;	/* the slot's stack mapping */
 	unsigned int nr;
 	unsigned int cap;		/* room at @ips */
@@ -193,26 +194,23 @@ static void dunwind_walk_unwait(struct dunwind_session *s, u64 waited, u64 fp0, 
 
 /*
  * Put the interpreter frames of @w's eval-loop frames into @w
- * (kmod/interp_stack.c): only for a session with an interpreter
- * registered, else one load and a branch.
+ * (kmod/interp_stack.c), in the slot's scratch: only for a session with an
+ * interpreter registered, else one load and a branch.
  */
 static void dunwind_walk_interp(struct dunwind_session *s, struct dunwind_walk *w)
 {
+	const u64 *ips;
 	unsigned int nr;
 	bool trunc;
-	u64 *ips;
 
 	if (!dunwind_interp_any(s))
 		return;
-	ips = dunwind_interp_stack(s, w->ips, w->nr, w->max, &nr, &trunc);
+	ips = dunwind_interp_stack(s, w->interp, w->ips, w->nr, w->max, &nr, &trunc);
 	if (!ips)
 		return;
-	if (nr > w->cap && dunwind_walk_grow(w)) {
-		kfree(ips);
+	if (nr > w->cap && dunwind_walk_grow(w))
 		return;
-	}
 	memcpy(w->ips, ips, nr * sizeof(u64));
-	kfree(ips);
 	w->nr = nr;
 	w->methods |= DUNWIND_UNWIND_INTERP;
 	if (trunc)
@@ -269,6 +267,7 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 	u64 cookie = slot->cookie, exec_id = slot->exec_id;
 	struct dunwind_walk w = {
 		.max = s->cfg.max_user_frames, .big = &slot->ips, .stack = &slot->stack,
+		.interp = &slot->interp,
 	};
 	/* Read only below @w.nr: not zeroed (CONFIG_INIT_STACK_ALL_ZERO). */
 	u64 small[DUNWIND_WALK_SMALL] __uninitialized;
