@@ -5,12 +5,15 @@
  * interpreter, each native IP is looked up: one in a registered eval-loop
  * range gets, after it, the interpreter frames of its C-level call of the
  * eval loop.  The thread's chain is read once per walk, by lib/interp.c,
- * from the first eval-loop frame's file.
+ * from the first eval-loop frame's file.  The lookup takes the mmap lock
+ * only when the mappings it met last time (kept in the pending slot's
+ * scratch) changed.
  *
  * Context: task_work of the walked thread (may sleep and fault).
  */
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include "interp.h"
 
@@ -25,15 +28,46 @@ struct dunwind_interp_scan {
 	u16 idx[DUNWIND_INTERP_CALLS];		/* indices in the stack, ascending */
 };
 
+/* One mapping as the scan saw it. */
+struct dunwind_interp_map {
+	unsigned long start, end;
+	u64 off;				/* its file offset at @start */
+	const struct dunwind_interp *reg;	/* its file's registration, or NULL */
+};
+
+/* Mappings a slot's scratch remembers: a stack's text is in a few. */
+#define DUNWIND_INTERP_MAPS	8
+
 /*
- * Is @pc, in @vma of the file @reg registered, in an eval-loop range?
- * Sets *@bias to the file's load bias.  Context: mmap lock held.
+ * struct dunwind_interp_scratch - what the walks of one pending slot that
+ * meet an eval loop work in: allocated by the first, kept for the slot's
+ * later walks, freed with the table (dunwind_interp_scratch_free()).  The
+ * walk that owns the slot (DUNWIND_SLOT_WALKING) is its only user: no
+ * lock.
+ *
+ * @maps are the mappings the last scan under the mmap lock found, valid
+ * while @mm's mappings do not change (its mm_lock_seq is still @seq, see
+ * kmod/vmacache.c) and the session registered no other file (@nr_interp):
+ * later scans of the same mappings take no lock.  @mm is grabbed while
+ * named, so that no other mm can be at its address with the same sequence.
+ */
+struct dunwind_interp_scratch {
+	struct mm_struct *mm;
+	unsigned int seq;
+	unsigned int nr_interp;
+	unsigned int nr_maps;
+	struct dunwind_interp_map maps[DUNWIND_INTERP_MAPS];
+	u64 out[];		/* the merged stack (@max), then the chain's frames */
+};
+
+/*
+ * Is @pc, in @map of the file @reg registered, in an eval-loop range?
+ * Sets *@bias to the file's load bias.
  */
 static bool dunwind_interp_in_eval(const struct dunwind_interp *reg,
-				   const struct vm_area_struct *vma, unsigned long pc, u64 *bias)
+				   const struct dunwind_interp_map *map, unsigned long pc, u64 *bias)
 {
-	u64 off = pc - vma->vm_start + ((u64)vma->vm_pgoff << PAGE_SHIFT);
-	u64 vaddr = off - reg->text_offset + reg->text_vaddr;
+	u64 vaddr = pc - map->start + map->off - reg->text_offset + reg->text_vaddr;
 	u32 i;
 
 	for (i = 0; i < reg->nr_ranges; i++) {
@@ -45,52 +79,147 @@ static bool dunwind_interp_in_eval(const struct dunwind_interp *reg,
 	return false;
 }
 
-/* The registration of @vma's file, if any.  Context: mmap lock held. */
-static const struct dunwind_interp *dunwind_interp_vma(struct dunwind_session *s,
-						       struct vm_area_struct *vma)
+/* @vma as the scan sees it, in @map.  Context: mmap lock held. */
+static void dunwind_interp_vma(struct dunwind_session *s, struct vm_area_struct *vma,
+			       struct dunwind_interp_map *map)
 {
 	const struct inode *inode;
 
-	if (!vma->vm_file)
-		return NULL;
-	inode = dunwind_vma_file_inode(vma->vm_file);
-	return dunwind_interp_find(s, inode->i_sb->s_dev, inode->i_ino);
+	map->start = vma->vm_start;
+	map->end = vma->vm_end;
+	map->off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	map->reg = NULL;
+	if (vma->vm_file) {
+		inode = dunwind_vma_file_inode(vma->vm_file);
+		map->reg = dunwind_interp_find(s, inode->i_sb->s_dev, inode->i_ino);
+	}
+}
+
+/* IP @i, at @pc in @map: an eval-loop IP of the scan's file? */
+static void dunwind_interp_scan_ip(struct dunwind_interp_scan *sc,
+				   const struct dunwind_interp_map *map, unsigned long pc,
+				   unsigned int i)
+{
+	const struct dunwind_interp *reg = map->reg;
+	u64 bias;
+
+	if (!reg || (sc->nr && reg != sc->reg) || !dunwind_interp_in_eval(reg, map, pc, &bias))
+		return;
+	if (!sc->nr) {
+		sc->reg = reg;
+		sc->runtime = reg->desc.runtime_vaddr + bias;
+	}
+	sc->idx[sc->nr++] = i;
+}
+
+/* A return address (every IP but the first) is looked up in its call. */
+static unsigned long dunwind_interp_pc(const u64 *ips, unsigned int i)
+{
+	return i ? ips[i] - 1 : ips[i];
+}
+
+/* The map of @x that holds @pc, after a look at @map (the last one found). */
+static const struct dunwind_interp_map *dunwind_interp_map_find(const struct dunwind_interp_scratch *x,
+								 const struct dunwind_interp_map *map,
+								 unsigned long pc)
+{
+	unsigned int k;
+
+	if (map && pc >= map->start && pc < map->end)
+		return map;
+	for (k = 0; k < x->nr_maps; k++)
+		if (pc >= x->maps[k].start && pc < x->maps[k].end)
+			return &x->maps[k];
+	return NULL;
 }
 
 /*
- * Find the eval-loop IPs of @ips.  A return address (every IP but the
- * first) is looked up one byte back, in its call.  Only IPs in the first
- * one's file count: one chain is read per walk.
+ * The scan from @x's maps, without a lock.  Return: false if they are not
+ * current's mappings now or miss an IP (the scan is then to be done under
+ * the lock).
+ */
+static bool dunwind_interp_scan_memo(struct dunwind_session *s, struct dunwind_interp_scratch *x,
+				     const u64 *ips, unsigned int nr, struct dunwind_interp_scan *sc)
+{
+	const struct dunwind_interp_map *map = NULL;
+	unsigned long pc;
+	unsigned int i, seq;
+
+	if (x->mm != current->mm || !dunwind_mm_seq_begin(x->mm, &seq) || seq != x->seq ||
+	    READ_ONCE(s->nr_interp) != x->nr_interp)
+		return false;
+	for (i = 0; i < nr && sc->nr < DUNWIND_INTERP_CALLS; i++) {
+		pc = dunwind_interp_pc(ips, i);
+		map = dunwind_interp_map_find(x, map, pc);
+		if (!map) {
+			sc->nr = 0;
+			return false;
+		}
+		dunwind_interp_scan_ip(sc, map, pc, i);
+	}
+	return true;
+}
+
+/*
+ * The maps of the scan that holds @mm's mmap lock are to be remembered in
+ * @x (if any): emptied, at @mm's sequence.  False if @mm has none (6.1).
+ */
+static bool dunwind_interp_memo_reset(struct dunwind_session *s, struct dunwind_interp_scratch *x,
+				      struct mm_struct *mm)
+{
+	unsigned int seq;
+
+	if (!x || !dunwind_mm_seq_begin(mm, &seq))
+		return false;
+	if (x->mm != mm) {
+		/* Another mm: __mmdrop() takes no mmap lock. */
+		if (x->mm)
+			mmdrop(x->mm);
+		mmgrab(mm);
+		x->mm = mm;
+	}
+	x->seq = seq;
+	x->nr_interp = READ_ONCE(s->nr_interp);
+	x->nr_maps = 0;
+	return true;
+}
+
+/*
+ * Find the eval-loop IPs of @ips.  Only IPs in the first one's file count:
+ * one chain is read per walk.  Without @x's maps (@x: the slot's scratch,
+ * or NULL), under the mmap lock, remembering the mappings met in @x.
  * Return: 0, or -EINTR.
  */
-static int dunwind_interp_scan(struct dunwind_session *s, const u64 *ips, unsigned int nr,
-			       struct dunwind_interp_scan *sc)
+static int dunwind_interp_scan(struct dunwind_session *s, struct dunwind_interp_scratch *x,
+			       const u64 *ips, unsigned int nr, struct dunwind_interp_scan *sc)
 {
-	const struct dunwind_interp *reg = NULL;
+	const struct dunwind_interp_map *map = NULL;
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma = NULL;
+	struct dunwind_interp_map one, *add;
+	struct vm_area_struct *vma;
 	unsigned long pc;
 	unsigned int i;
-	u64 bias;
+	bool memo;
 
 	sc->nr = 0;
+	if (x && dunwind_interp_scan_memo(s, x, ips, nr, sc))
+		return 0;
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
+	memo = dunwind_interp_memo_reset(s, x, mm);
 	for (i = 0; i < nr && sc->nr < DUNWIND_INTERP_CALLS; i++) {
-		pc = i ? ips[i] - 1 : ips[i];
-		if (!vma || pc < vma->vm_start || pc >= vma->vm_end) {
+		pc = dunwind_interp_pc(ips, i);
+		map = memo ? dunwind_interp_map_find(x, map, pc) :
+		      map && pc >= map->start && pc < map->end ? map : NULL;
+		if (!map) {
 			vma = find_vma(mm, pc);
-			if (vma && vma->vm_start > pc)
-				vma = NULL;
-			reg = vma ? dunwind_interp_vma(s, vma) : NULL;
+			if (!vma || vma->vm_start > pc)
+				continue;
+			add = memo && x->nr_maps < DUNWIND_INTERP_MAPS ? &x->maps[x->nr_maps++] : &one;
+			dunwind_interp_vma(s, vma, add);
+			map = add;
 		}
-		if (!reg || (sc->nr && reg != sc->reg) || !dunwind_interp_in_eval(reg, vma, pc, &bias))
-			continue;
-		if (!sc->nr) {
-			sc->reg = reg;
-			sc->runtime = reg->desc.runtime_vaddr + bias;
-		}
-		sc->idx[sc->nr++] = i;
+		dunwind_interp_scan_ip(sc, map, pc, i);
 	}
 	mmap_read_unlock(mm);
 	return 0;
@@ -182,13 +311,11 @@ static void dunwind_interp_chain(const struct dunwind_interp_scan *sc,
 	m->nf = nf;
 }
 
-/*
- * The scratch of a slot's walks with interpreter frames: the merged stack
- * (@entries) and, after it, the chain's frames (@cap).
- */
+/* The scratch for stacks of @entries and chains of @cap frames. */
 static size_t dunwind_interp_scratch_size(unsigned int entries, unsigned int cap)
 {
-	return entries * sizeof(u64) + max(cap, 1U) * sizeof(struct dunwind_interp_frame);
+	return sizeof(struct dunwind_interp_scratch) + entries * sizeof(u64) +
+	       max(cap, 1U) * sizeof(struct dunwind_interp_frame);
 }
 
 /**
@@ -216,20 +343,40 @@ const u64 *dunwind_interp_stack(struct dunwind_session *s, void **scratch, const
 {
 	struct dunwind_interp_merge m = { .max = max };
 	unsigned int cap = min_t(unsigned int, max / 2, DUNWIND_INTERP_MAX_FRAMES);
+	struct dunwind_interp_scratch *x = *scratch;
 	struct dunwind_interp_scan sc;
 
-	if (dunwind_interp_scan(s, ips, nr, &sc) || !sc.nr)
+	if (dunwind_interp_scan(s, x, ips, nr, &sc) || !sc.nr)
 		return NULL;
-	if (!*scratch)
-		*scratch = kmalloc(dunwind_interp_scratch_size(max, cap), GFP_KERNEL_ACCOUNT);
-	if (!*scratch)
-		return NULL;
-	m.out = *scratch;
-	dunwind_interp_chain(&sc, (struct dunwind_interp_frame *)(m.out + max), cap, &m);
+	if (!x) {
+		x = kzalloc(dunwind_interp_scratch_size(max, cap), GFP_KERNEL_ACCOUNT);
+		if (!x)
+			return NULL;
+		*scratch = x;
+	}
+	m.out = x->out;
+	dunwind_interp_chain(&sc, (struct dunwind_interp_frame *)(x->out + max), cap, &m);
 	dunwind_interp_merge(&m, ips, nr, &sc);
 	if (!m.added)
 		return NULL;	/* a thread without frames: nothing to add */
 	*nr_out = m.n;
 	*trunc = m.trunc;
 	return m.out;
+}
+
+/**
+ * dunwind_interp_scratch_free() - free a pending slot's scratch
+ * @scratch:	dunwind_pending_slot.interp, or NULL; no walk may use it
+ *
+ * Context: process.
+ */
+void dunwind_interp_scratch_free(void *scratch)
+{
+	struct dunwind_interp_scratch *x = scratch;
+
+	if (!x)
+		return;
+	if (x->mm)
+		mmdrop(x->mm);
+	kfree(x);
 }

@@ -20,6 +20,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include "dunwind.h"
+#include "interp.h"
 
 #define DUNWIND_PENDING_PROBE	16
 
@@ -70,7 +71,7 @@ void dunwind_pending_free(struct dunwind_pending *p)
 		kfree(p->slots[i].box);
 		kfree(p->slots[i].ips);
 		kfree(p->slots[i].code);
-		kfree(p->slots[i].interp);
+		dunwind_interp_scratch_free(p->slots[i].interp);
 		dunwind_vma_memo_free(&p->slots[i].stack);
 	}
 	kvfree(p->slots);
