@@ -292,6 +292,7 @@ struct dunwind_urule {
 	u8 outermost;			/* RA undefined: the walk ends here */
 	u8 cfa_fp;			/* CFA = FP + off, else SP + off (or ...) */
 	u8 cfa_aux;			/* ... CFA = aux + off (DUNWIND_REG_RBX tables) */
+	u8 ra_aux;			/* RA = aux (arm64: still in x30), else *(CFA + ra_off) */
 	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
 	u8 aux;				/* DUNWIND_RULE_AUX_*: where the caller's aux is */
 	u8 nodata;			/* cached: the table has no usable rule here */

@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 #include "dunwind.h"
 #include "sframe.h"
+#include "../lib/arch.h"
 
 /*
  * Reads of tables in the process's memory one walk may make: a lookup
@@ -73,13 +74,18 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 		return 0;
 	}
 	if (row->cfa.kind != DUNWIND_SFRAME_RULE_REG || row->cfa.deref ||
-	    (row->cfa.reg != DUNWIND_SFRAME_REG_SP && row->cfa.reg != DUNWIND_SFRAME_REG_FP &&
-	     row->cfa.reg != DUNWIND_SFRAME_REG_BX))
+	    (row->cfa.reg != DUNWIND_ARCH_SFRAME_REG_SP &&
+	     row->cfa.reg != DUNWIND_ARCH_SFRAME_REG_FP &&
+	     row->cfa.reg != DUNWIND_ARCH_SFRAME_REG_AUX))
 		return -ENODATA;
-	if (row->ra.kind != DUNWIND_SFRAME_RULE_CFA || !row->ra.deref)
+	/* The RA in a slot of the frame, or (arm64) still in the link register. */
+	if (row->ra.kind == DUNWIND_SFRAME_RULE_REG && !row->ra.deref && !row->ra.off &&
+	    row->ra.reg == DUNWIND_ARCH_SFRAME_REG_AUX)
+		r->ra_aux = 1;
+	else if (row->ra.kind != DUNWIND_SFRAME_RULE_CFA || !row->ra.deref)
 		return -ENODATA;
-	r->cfa_fp = row->cfa.reg == DUNWIND_SFRAME_REG_FP;
-	r->cfa_aux = row->cfa.reg == DUNWIND_SFRAME_REG_BX;
+	r->cfa_fp = row->cfa.reg == DUNWIND_ARCH_SFRAME_REG_FP;
+	r->cfa_aux = row->cfa.reg == DUNWIND_ARCH_SFRAME_REG_AUX;
 	dunwind_sframe_aux_rule(row, r);
 	r->cfa_off = row->cfa.off;
 	r->ra_off = row->ra.off;

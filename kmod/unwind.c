@@ -408,7 +408,7 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	struct dunwind_frame f = { .ip = st->ip, .sp = st->sp, .fp = st->fp };
 	const struct dunwind_urule *rule;
 	struct dunwind_step_rule r;
-	unsigned long base = st->sp;
+	unsigned long base = st->sp, lr;
 	u8 stop;
 
 	st->gap = false;
@@ -419,7 +419,12 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	else if (rule->cfa_aux && !dunwind_unwind_aux(st, &base))
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
 	dunwind_step_rule(rule, &r);
-	stop = dunwind_step(&r, &f, base, st->hi, st->exact, false);
+	if (!rule->ra_aux)
+		stop = dunwind_step(&r, &f, base, st->hi, st->exact, false);
+	else if (dunwind_unwind_aux(st, &lr))
+		stop = dunwind_step_lr(&r, &f, base, st->hi, st->exact, lr);
+	else
+		stop = DUNWIND_STOP_NO_INFO;
 	if (st->gap)
 		dunwind_count(st->s, stop ? DW_CNT_GAP_STOPS : DW_CNT_GAP_FRAMES, 1);
 	if (stop)

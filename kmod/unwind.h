@@ -205,4 +205,44 @@ fault:
 	return DUNWIND_STOP_FAULT;
 }
 
+/**
+ * dunwind_step_lr() - dunwind_step() for a rule whose RA is still in the
+ * link register (rule->ra_aux: arm64 before a prologue saved x30, after
+ * an epilogue restored it)
+ * @r, @f, @base, @hi: as for dunwind_step()
+ * @lr:		the frame's link register, known (the interrupted frame's or a
+ *		signal frame's)
+ *
+ * The CFA must be 8-byte aligned, at or above SP (a function entered has
+ * CFA = SP) and inside the stack mapping; a saved FP's slot lies in
+ * [SP, CFA - 8] (or, where the IP is exact, below SP: popped already).
+ *
+ * Context: faultable.
+ * Return: 0, or DUNWIND_STOP_BAD_FRAME or DUNWIND_STOP_FAULT with @f
+ * unchanged.
+ */
+static inline u8 dunwind_step_lr(const struct dunwind_step_rule *r, struct dunwind_frame *f,
+				 unsigned long base, unsigned long hi, bool exact,
+				 unsigned long lr)
+{
+	const unsigned long cfa = base + r->cfa_off;
+	const unsigned long fp_at = cfa + r->fp_off;
+	unsigned long ra = dunwind_arch_user_ra(lr), fp = f->fp;
+
+	if (cfa & (sizeof(long) - 1) || cfa > hi || cfa < f->sp)
+		return DUNWIND_STOP_BAD_FRAME;
+	if (r->fp_saved && !(exact && fp_at < f->sp)) {
+		if (r->fp_off > -(long)sizeof(long) || fp_at < f->sp)
+			return DUNWIND_STOP_BAD_FRAME;
+		if (get_user(fp, (const unsigned long __user *)fp_at))
+			return DUNWIND_STOP_FAULT;
+	}
+	if (ra - 1 >= TASK_SIZE_MAX - 1)
+		return DUNWIND_STOP_BAD_FRAME;
+	f->ip = ra;
+	f->sp = cfa;
+	f->fp = fp;
+	return 0;
+}
+
 #endif /* DUNWIND_UNWIND_H */

@@ -137,7 +137,7 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 			if ((st->ip - 1 < rule->pc_lo || st->ip - 1 >= rule->pc_hi) &&
 			    !dunwind_sframe_rule_cached(st->s, &st->memo, st->ip - 1))
 				break;
-			if (rule->outermost || rule->cfa_aux ||
+			if (rule->outermost || rule->cfa_aux || rule->ra_aux ||
 			    !user_access_begin((const void __user *)st->sp, st->hi - st->sp))
 				break;
 			more = dunwind_unwind_fast_loop(st, rule, false, ips, nr, cap);
