@@ -16,9 +16,9 @@
 #define R_UNDEF { DUNWIND_SFRAME_RULE_UNDEF, 0, 0, 0, 0 }
 #define R_REG(r, d, o) { DUNWIND_SFRAME_RULE_REG, r, d, 0, o }
 #define R_CFA(d, o) { DUNWIND_SFRAME_RULE_CFA, 0, d, 0, o }
-#define ROW(pc, reg, off) { pc, 0, R_REG(reg, 0, off), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0 }
+#define ROW(pc, reg, off) { pc, 0, R_REG(reg, 0, off), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0, 0 }
 #define ROWF(pc, reg, off, fpo) \
-	{ pc, 0, R_REG(reg, 0, off), R_CFA(1, -8), R_CFA(1, fpo), R_UNDEF, 0 }
+	{ pc, 0, R_REG(reg, 0, off), R_CFA(1, -8), R_CFA(1, fpo), R_UNDEF, 0, 0 }
 
 static const struct dw_sframe_enc_row r0[] = {
 	ROW(0, SP, 8), ROWF(1, SP, 16, -16), ROWF(4, FP, 16, -16), ROWF(0x30, SP, 8, -16),
@@ -27,23 +27,23 @@ static const struct dw_sframe_enc_row r1[] = {
 	ROW(0, SP, 8), ROW(0x120, SP, 0x1000), ROWF(0x200, SP, 0x12345, -0x11000),
 };
 static const struct dw_sframe_enc_row rplt[] = { ROW(0, SP, 8), ROW(0xb, SP, 16) };
-static const struct dw_sframe_enc_row router[] = { { 0, 1, R_UNDEF, R_UNDEF, R_UNDEF, R_UNDEF, 0 },
+static const struct dw_sframe_enc_row router[] = { { 0, 1, R_UNDEF, R_UNDEF, R_UNDEF, R_UNDEF, 0, 0 },
 						   ROW(4, SP, 8) };
 static const struct dw_sframe_enc_row rbig[] = { ROW(0, SP, 8), ROW(0x10005, SP, 24) };
 static const struct dw_sframe_enc_row rflex[] = {
 	ROW(0, SP, 8),
-	{ 2, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0 },
-	{ 6, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0 },
-	{ 9, 0, R_REG(FP, 1, -8), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0 },
-	{ 0xc, 0, R_REG(SP, 0, 8), R_REG(11, 0, 0), R_REG(3, 1, 16), R_UNDEF, 0 },
+	{ 2, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0, 0 },
+	{ 6, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0, 0 },
+	{ 9, 0, R_REG(FP, 1, -8), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0, 0 },
+	{ 0xc, 0, R_REG(SP, 0, 8), R_REG(11, 0, 0), R_REG(3, 1, 16), R_UNDEF, 0, 0 },
 };
 
 /* dunwind's %rbx extension: CFA on %rbx, %rbx saved, lost (v3 flex only). */
 static const struct dw_sframe_enc_row rrbx[] = {
 	ROW(0, SP, 24),
-	{ 1, 0, R_REG(SP, 0, 32), R_CFA(1, -8), R_UNDEF, R_CFA(1, -32), 0 },
-	{ 4, 0, R_REG(3, 0, 32), R_CFA(1, -8), R_UNDEF, R_CFA(1, -32), 0 },
-	{ 9, 0, R_REG(SP, 0, 32), R_CFA(1, -8), R_CFA(1, -24), R_UNDEF, 1 },
+	{ 1, 0, R_REG(SP, 0, 32), R_CFA(1, -8), R_UNDEF, R_CFA(1, -32), 0, 0 },
+	{ 4, 0, R_REG(3, 0, 32), R_CFA(1, -8), R_UNDEF, R_CFA(1, -32), 0, 0 },
+	{ 9, 0, R_REG(SP, 0, 32), R_CFA(1, -8), R_CFA(1, -24), R_UNDEF, 1, 0 },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -72,6 +72,8 @@ int main(int argc, char **argv)
 		{"v3-abs", {.version = 3, .flags = 1}, 6},
 		{"v3-aux", {.version = 3, .flags = 5, .auxhdr_len = 4, .min_word_size = 2}, 6},
 		{"v3-empty", {.version = 3, .flags = 5}, 0},
+		/* The same rows as an AArch64 table: the RA tracked, AMD64's registers flex. */
+		{"v3-a64", {.version = 3, .flags = 5, .abi = DUNWIND_SFRAME_ABI_AARCH64_LE}, 6},
 		/* An odd size: the fuzz target reads it with the %rbx extension. */
 		{"v3-rbx", {.version = 3, .flags = 5}, 7},
 	};

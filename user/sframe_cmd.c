@@ -287,6 +287,7 @@ static int do_encode(int argc, char **argv)
 		err = -EINVAL;
 		goto out;
 	}
+	o.abi = t.abi;
 	o.fixed_fp = t.fixed_fp;
 	o.fixed_ra = t.fixed_ra;
 	o.sec_vaddr = f.vaddr;

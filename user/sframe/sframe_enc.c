@@ -44,22 +44,54 @@ static void put_le(__u8 *p, __u64 v, unsigned int bytes)
 		p[i] = (__u8)(v >> (8 * i));
 }
 
-/* Can a v1/v2/v3-default FRE express @r? */
-static int row_is_default(const struct dw_sframe_enc_opts *o, const struct dw_sframe_enc_row *r,
-			  __s8 fixed_ra)
+/* The ABI's view of rows: its registers and where the RA is by default. */
+struct enc_abi {
+	__u8 id, sp, fp, ra;	/* ra: the register the RA is in, 0xff for none */
+	__s8 fixed_ra;		/* RA slot fixed by the header, 0: tracked per row */
+};
+
+static void enc_abi(const struct dw_sframe_enc_opts *o, struct enc_abi *a)
 {
-	(void)o;
+	a->id = o->abi ? o->abi : DUNWIND_SFRAME_ABI_AMD64_LE;
+	if (a->id == DUNWIND_SFRAME_ABI_AARCH64_LE) {
+		a->sp = DUNWIND_SFRAME_A64_REG_SP;
+		a->fp = DUNWIND_SFRAME_A64_REG_FP;
+		a->ra = DUNWIND_SFRAME_A64_REG_LR;
+		a->fixed_ra = o->fixed_ra;
+		return;
+	}
+	a->sp = DUNWIND_SFRAME_REG_SP;
+	a->fp = DUNWIND_SFRAME_REG_FP;
+	a->ra = 0xff;
+	a->fixed_ra = o->fixed_ra ? o->fixed_ra : -8;
+}
+
+/* Is @r's RA where an FRE says it is without a word: the fixed slot, or x30? */
+static int ra_implied(const struct enc_abi *a, const struct dunwind_sframe_rule *r)
+{
+	if (a->fixed_ra)
+		return r->kind == DUNWIND_SFRAME_RULE_CFA && r->deref && r->off == a->fixed_ra;
+	return r->kind == DUNWIND_SFRAME_RULE_REG && r->reg == a->ra && !r->deref && !r->off;
+}
+
+/* Can a v1/v2/v3-default FRE express @r? */
+static int row_is_default(const struct enc_abi *a, const struct dw_sframe_enc_row *r)
+{
+	int ra_in_reg = ra_implied(a, &r->ra);
+
 	if (r->ra_undef)
 		return 1;
 	if (r->cfa.kind != DUNWIND_SFRAME_RULE_REG || r->cfa.deref ||
-	    (r->cfa.reg != DUNWIND_SFRAME_REG_SP && r->cfa.reg != DUNWIND_SFRAME_REG_FP))
+	    (r->cfa.reg != a->sp && r->cfa.reg != a->fp))
 		return 0;
-	if (r->ra.kind != DUNWIND_SFRAME_RULE_CFA || !r->ra.deref || r->ra.off != fixed_ra)
+	/* A tracked RA is implied or saved; no word can skip it for the FP's. */
+	if (!ra_in_reg && (a->fixed_ra || r->ra.kind != DUNWIND_SFRAME_RULE_CFA || !r->ra.deref))
 		return 0;
 	if (r->rbx.kind != DUNWIND_SFRAME_RULE_UNDEF || r->rbx_lost)
 		return 0;
-	return r->fp.kind == DUNWIND_SFRAME_RULE_UNDEF ||
-	       (r->fp.kind == DUNWIND_SFRAME_RULE_CFA && r->fp.deref);
+	if (r->fp.kind == DUNWIND_SFRAME_RULE_UNDEF)
+		return 1;
+	return r->fp.kind == DUNWIND_SFRAME_RULE_CFA && r->fp.deref && (a->fixed_ra || !ra_in_reg);
 }
 
 static int rule_ctrl(const struct dunwind_sframe_rule *r, __u32 *ctrl)
@@ -97,7 +129,7 @@ static int row_rbx_words(const struct dw_sframe_enc_row *r, __s64 *w, int *ctl, 
 }
 
 /* Data words for one row; ctl[i] set for unsigned control words. */
-static int row_words(const struct dw_sframe_enc_row *r, int flex, __s8 fixed_ra,
+static int row_words(const struct dw_sframe_enc_row *r, int flex, const struct enc_abi *a,
 		     __s64 *w, int *ctl, unsigned int *n)
 {
 	int rbx = r->rbx.kind != DUNWIND_SFRAME_RULE_UNDEF || r->rbx_lost;
@@ -109,6 +141,8 @@ static int row_words(const struct dw_sframe_enc_row *r, int flex, __s8 fixed_ra,
 		return 0;
 	if (!flex) {
 		w[(*n)++] = r->cfa.off;
+		if (!ra_implied(a, &r->ra))
+			w[(*n)++] = r->ra.off;
 		if (r->fp.kind != DUNWIND_SFRAME_RULE_UNDEF)
 			w[(*n)++] = r->fp.off;
 		return 0;
@@ -121,7 +155,7 @@ static int row_words(const struct dw_sframe_enc_row *r, int flex, __s8 fixed_ra,
 	ctl[*n] = 1;
 	w[(*n)++] = c;
 	w[(*n)++] = r->cfa.off;
-	ra_fixed = r->ra.kind == DUNWIND_SFRAME_RULE_CFA && r->ra.deref && r->ra.off == fixed_ra;
+	ra_fixed = ra_implied(a, &r->ra);
 	if (!ra_fixed) {
 		err = rule_ctrl(&r->ra, &c);
 		if (err)
@@ -159,7 +193,8 @@ static unsigned int word_bytes(__s64 v, int ctl)
 }
 
 static int encode_fres(const struct dw_sframe_enc_opts *o, const struct dw_sframe_enc_func *f,
-		       __s8 fixed_ra, struct enc_buf *b, __u8 *info, __u8 *info2, __u32 *nfres)
+		       const struct enc_abi *a, struct enc_buf *b, __u8 *info, __u8 *info2,
+		       __u32 *nfres)
 {
 	__u32 max_off = 0, i;
 	unsigned int fre_type, asz, k;
@@ -168,7 +203,7 @@ static int encode_fres(const struct dw_sframe_enc_opts *o, const struct dw_sfram
 	for (i = 0; i < f->nrows; i++) {
 		if (f->rows[i].pc_off > max_off)
 			max_off = f->rows[i].pc_off;
-		if (!row_is_default(o, &f->rows[i], fixed_ra))
+		if (!row_is_default(a, &f->rows[i]))
 			flex = 1;
 	}
 	if (flex && o->version != DUNWIND_SFRAME_V3)
@@ -202,7 +237,7 @@ static int encode_fres(const struct dw_sframe_enc_opts *o, const struct dw_sfram
 		unsigned int n, ws = o->min_word_size ? o->min_word_size : 1, wcode;
 		__u8 fi;
 
-		err = row_words(r, flex, fixed_ra, w, ctl, &n);
+		err = row_words(r, flex, a, w, ctl, &n);
 		if (err)
 			return err;
 		for (k = 0; k < n; k++)
@@ -212,8 +247,10 @@ static int encode_fres(const struct dw_sframe_enc_opts *o, const struct dw_sfram
 			ws = 4;
 		wcode = ws == 1 ? 0 : ws == 2 ? 1 : 2;
 		fi = (__u8)(wcode << 5 | n << 1);
-		if (!flex && !r->ra_undef && r->cfa.reg == DUNWIND_SFRAME_REG_SP)
+		if (!flex && !r->ra_undef && r->cfa.reg == a->sp)
 			fi |= 1;
+		if (r->ra_mangled)
+			fi |= 0x80;
 		err = buf_le(b, r->pc_off, asz);
 		if (!err)
 			err = buf_put(b, &fi, 1);
@@ -226,15 +263,15 @@ static int encode_fres(const struct dw_sframe_enc_opts *o, const struct dw_sfram
 }
 
 /* The SFrame header (without the auxiliary header) into @h. */
-static void put_header(__u8 *h, const struct dw_sframe_enc_opts *o, __s8 fixed_ra, __u32 nfuncs,
-		       __u32 nfres, __u32 fre_len, unsigned int fde_size)
+static void put_header(__u8 *h, const struct dw_sframe_enc_opts *o, const struct enc_abi *a,
+		       __u32 nfuncs, __u32 nfres, __u32 fre_len, unsigned int fde_size)
 {
 	put_le(h, DUNWIND_SFRAME_MAGIC, 2);
 	h[2] = o->version;
 	h[3] = o->flags;
-	h[4] = o->abi ? o->abi : DUNWIND_SFRAME_ABI_AMD64_LE;
+	h[4] = a->id;
 	h[5] = (__u8)o->fixed_fp;
-	h[6] = (__u8)fixed_ra;
+	h[6] = (__u8)a->fixed_ra;
 	h[7] = o->auxhdr_len;
 	put_le(h + 8, nfuncs, 4);
 	put_le(h + 12, nfres, 4);
@@ -294,13 +331,14 @@ int dw_sframe_encode(const struct dw_sframe_enc_opts *o, const struct dw_sframe_
 {
 	struct enc_buf fres = { 0 }, sec = { 0 };
 	unsigned int fde_size, hdr_len;
-	__s8 fixed_ra = o->fixed_ra ? o->fixed_ra : -8;
+	struct enc_abi abi;
 	__u32 *fre_offs = NULL, *nfres = NULL, total = 0, i;
 	__u8 *infos = NULL, *infos2 = NULL, h[DUNWIND_SFRAME_HDR_SIZE];
 	int err = -EINVAL;
 
 	if (o->version < DUNWIND_SFRAME_V1 || o->version > DUNWIND_SFRAME_V3)
 		return -EINVAL;
+	enc_abi(o, &abi);
 	fde_size = o->version == 1 ? DUNWIND_SFRAME_FDE_V1_SIZE :
 		   o->version == 2 ? DUNWIND_SFRAME_FDE_V2_SIZE : DUNWIND_SFRAME_FDE_V3_SIZE;
 	hdr_len = DUNWIND_SFRAME_HDR_SIZE + o->auxhdr_len;
@@ -314,12 +352,12 @@ int dw_sframe_encode(const struct dw_sframe_enc_opts *o, const struct dw_sframe_
 	}
 	for (i = 0; i < nfuncs; i++) {
 		fre_offs[i] = (__u32)fres.len;
-		err = encode_fres(o, &funcs[i], fixed_ra, &fres, &infos[i], &infos2[i], &nfres[i]);
+		err = encode_fres(o, &funcs[i], &abi, &fres, &infos[i], &infos2[i], &nfres[i]);
 		if (err)
 			goto out;
 		total += nfres[i];
 	}
-	put_header(h, o, fixed_ra, nfuncs, total, (__u32)fres.len, fde_size);
+	put_header(h, o, &abi, nfuncs, total, (__u32)fres.len, fde_size);
 	err = buf_put(&sec, h, sizeof(h));
 	for (i = 0; !err && i < o->auxhdr_len; i++)
 		err = buf_le(&sec, 0, 1);

@@ -15,6 +15,10 @@
  * PC_MASK functions) until the next row.  @ra_undef marks an outermost
  * frame (no rules).  Rules use struct dunwind_sframe_rule as decoded: rows
  * that v1/v2 or a v3 default FDE cannot express need a v3 flex FDE.
+ * AArch64 (dw_sframe_enc_opts.abi): registers by their DWARF numbers (31
+ * SP, 29 FP), the RA either saved (RULE_CFA deref) or still in x30
+ * (RULE_REG 30, no deref, off 0); @ra_mangled sets the FRE's mangled-RA
+ * bit (signed by paciasp, DW_CFA_AARCH64_negate_ra_state).
  */
 struct dw_sframe_enc_row {
 	__u32 pc_off;
@@ -29,6 +33,7 @@ struct dw_sframe_enc_row {
 	 */
 	struct dunwind_sframe_rule rbx;
 	int rbx_lost;
+	int ra_mangled;
 };
 
 struct dw_sframe_enc_func {
@@ -44,9 +49,9 @@ struct dw_sframe_enc_func {
 struct dw_sframe_enc_opts {
 	__u8 version;			/* 1, 2, 3 */
 	__u8 flags;			/* DUNWIND_SFRAME_F_*, written as given */
-	__u8 abi;			/* 0 means AMD64 LE */
+	__u8 abi;			/* 0 means AMD64 LE; or AARCH64 LE */
 	__s8 fixed_fp;			/* header field, usually 0 */
-	__s8 fixed_ra;			/* header field, 0 means -8 */
+	__s8 fixed_ra;			/* header field, 0 means -8 (AMD64) or tracked */
 	__u8 auxhdr_len;		/* zero bytes of auxiliary header */
 	__u8 min_word_size;		/* 0, 1, 2, 4: force wider data words */
 	__u8 min_fre_type;		/* 0, 1, 2: force wider FRE start fields */

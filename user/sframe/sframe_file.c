@@ -233,6 +233,7 @@ int dw_sframe_file_rows(const struct dunwind_sframe_table *t,
 			rows[j].cfa = row.cfa;
 			rows[j].ra = row.ra;
 			rows[j].fp = row.fp;
+			rows[j].ra_mangled = !!(row.flags & DUNWIND_SFRAME_ROW_MANGLED_RA);
 		}
 	}
 	*funcs_out = funcs;

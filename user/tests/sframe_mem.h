@@ -64,10 +64,10 @@ static inline int open_mem(struct dunwind_sframe_table *t, struct mem *m, const 
 #define R_REG(r, d, o) { DUNWIND_SFRAME_RULE_REG, r, d, 0, o }
 #define R_CFA(d, o) { DUNWIND_SFRAME_RULE_CFA, 0, d, 0, o }
 #define ROW(pc, reg, cfaoff) \
-	{ pc, 0, R_REG(reg, 0, cfaoff), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0 }
+	{ pc, 0, R_REG(reg, 0, cfaoff), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0, 0 }
 #define ROWF(pc, reg, cfaoff, fpoff) \
-	{ pc, 0, R_REG(reg, 0, cfaoff), R_CFA(1, -8), R_CFA(1, fpoff), R_UNDEF, 0 }
-#define ROW_OUTER(pc) { pc, 1, R_UNDEF, R_UNDEF, R_UNDEF, R_UNDEF, 0 }
+	{ pc, 0, R_REG(reg, 0, cfaoff), R_CFA(1, -8), R_CFA(1, fpoff), R_UNDEF, 0, 0 }
+#define ROW_OUTER(pc) { pc, 1, R_UNDEF, R_UNDEF, R_UNDEF, R_UNDEF, 0, 0 }
 
 static const struct dw_sframe_enc_row rows_f0[] = {
 	ROW(0, SP, 8), ROWF(1, SP, 16, -16), ROWF(4, FP, 16, -16), ROWF(0x3f, SP, 8, -16),
@@ -87,10 +87,10 @@ static const struct dw_sframe_enc_row rows_big[] = {	/* 4-byte starts */
 };
 static const struct dw_sframe_enc_row rows_flex[] = {	/* v3 only: DRAP-like */
 	ROW(0, SP, 8),
-	{ 2, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0 },
-	{ 6, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0 },
-	{ 9, 0, R_REG(FP, 1, -8), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0 },
-	{ 0xc, 0, R_REG(SP, 0, 8), R_REG(11, 0, 0), R_REG(3, 1, 16), R_UNDEF, 0 },
+	{ 2, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_UNDEF, R_UNDEF, 0, 0 },
+	{ 6, 0, R_REG(10, 0, 0), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0, 0 },
+	{ 9, 0, R_REG(FP, 1, -8), R_CFA(1, -8), R_CFA(1, -16), R_UNDEF, 0, 0 },
+	{ 0xc, 0, R_REG(SP, 0, 8), R_REG(11, 0, 0), R_REG(3, 1, 16), R_UNDEF, 0, 0 },
 	ROW(0xe, SP, 8),
 };
 
