@@ -192,6 +192,104 @@ void dw_cfi_classify(Dwarf_Frame *f, int ra_reg, bool signal, struct dw_cfi_rule
 	r->fp_off = (__s32)off;
 }
 
+/*
+ * An AArch64 CFA: x31 (SP) or x29 plus an offset.  Return: -1, or the
+ * reason (enum dw_sframe_gen_why) SFrame cannot say it.
+ */
+static int cfi_a64_cfa(Dwarf_Frame *f, struct dw_cfi_rule *r)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_frame_cfa(f, &ops, &nops))
+		return DW_SFRAME_GEN_BAD_CFI;
+	if (nops != 1 || ops[0].atom != CFI_OP_BREGX)
+		return DW_SFRAME_GEN_CFA_EXPR;
+	if (ops[0].number != CFI_A64_REG_SP && ops[0].number != CFI_A64_REG_FP)
+		return DW_SFRAME_GEN_CFA_REG;
+	if (!cfi_fits32(cfi_s64(ops[0].number2)))
+		return DW_SFRAME_GEN_RANGE;
+	r->cfa_reg = (__u8)ops[0].number;
+	r->cfa_off = (__s32)cfi_s64(ops[0].number2);
+	return -1;
+}
+
+/*
+ * Where a register (x30, x29) is: undefined (*@undef), in itself (libdw's
+ * "same value": *@saved 0) or saved at CFA + *@off (*@saved 1).  Return:
+ * -1, or @why (or another reason) when SFrame cannot say it.
+ */
+static int cfi_a64_reg(Dwarf_Frame *f, int reg, int why, int *undef, int *saved, __s32 *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	__s64 o;
+
+	*undef = 0;
+	*saved = 0;
+	if (dwarf_frame_register(f, reg, mem, &ops, &nops))
+		return DW_SFRAME_GEN_BAD_CFI;
+	if (nops == 0) {
+		*undef = ops == mem;
+		return -1;
+	}
+	if (!cfi_offset_rule(ops, nops, &o) || !o)
+		return why;
+	if (!cfi_fits32(o))
+		return DW_SFRAME_GEN_RANGE;
+	*saved = 1;
+	*off = (__s32)o;
+	return -1;
+}
+
+/**
+ * dw_cfi_classify_a64() - dw_cfi_classify() for AArch64's CFI
+ * @f, @ra_reg, @signal, @r: as for dw_cfi_classify(); the RA column is x30.
+ *
+ * x30 undefined is the outermost frame; x30 with no rule (libdw: the same
+ * value) has the RA still in x30.  As binutils' --gsframe, a row with x29
+ * saved but x30 not is not said (an SFrame default FRE cannot skip the
+ * RA).  DW_CFA_AARCH64_negate_ra_state leaves no trace: libdw does not
+ * say it, and the walk strips every RA's PAC.
+ *
+ * Context: user space.
+ */
+void dw_cfi_classify_a64(Dwarf_Frame *f, int ra_reg, bool signal, struct dw_cfi_rule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	int undef, saved;
+
+	memset(r, 0, sizeof(*r));
+	if (signal || ra_reg != CFI_A64_REG_LR) {
+		r->why = signal ? DW_SFRAME_GEN_SIGNAL : DW_SFRAME_GEN_RA;
+		return;
+	}
+	r->why = cfi_a64_reg(f, CFI_A64_REG_LR, DW_SFRAME_GEN_RA, &undef, &saved, &r->ra_off);
+	if (r->why >= 0)
+		return;
+	if (undef) {
+		r->outermost = 1;	/* _start, a thread's start */
+		return;
+	}
+	r->ra_in_lr = !saved;
+	r->why = cfi_a64_cfa(f, r);
+	if (r->why >= 0)
+		return;
+	if (dwarf_frame_register(f, CFI_A64_REG_SP, mem, &ops, &nops)) {
+		r->why = DW_SFRAME_GEN_BAD_CFI;
+		return;
+	}
+	if (!cfi_sp_is_cfa(ops, nops)) {
+		r->why = DW_SFRAME_GEN_SP;
+		return;
+	}
+	r->why = cfi_a64_reg(f, CFI_A64_REG_FP, DW_SFRAME_GEN_FP, &r->fp_undef, &r->fp_saved,
+			     &r->fp_off);
+	if (r->why < 0 && r->fp_saved && r->ra_in_lr)
+		r->why = DW_SFRAME_GEN_FP;
+}
+
 /**
  * dw_cfi_no_rbx() - @r for a table without the %rbx extension: nothing
  * said about %rbx, and a CFA based on it is not expressible
@@ -229,7 +327,13 @@ void dw_cfi_enc_row(const struct dw_cfi_rule *g, __u32 pc_off, struct dw_sframe_
 	e->cfa.off = g->cfa_off;
 	e->ra.kind = DUNWIND_SFRAME_RULE_CFA;
 	e->ra.deref = 1;
-	e->ra.off = -8;
+	e->ra.off = g->ra_off ? g->ra_off : -8;
+	if (g->ra_in_lr) {
+		e->ra.kind = DUNWIND_SFRAME_RULE_REG;
+		e->ra.reg = CFI_A64_REG_LR;
+		e->ra.deref = 0;
+		e->ra.off = 0;
+	}
 	if (g->fp_saved) {
 		e->fp.kind = DUNWIND_SFRAME_RULE_CFA;
 		e->fp.deref = 1;

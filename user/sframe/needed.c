@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "sframe/needed.h"
 #include "util/array.h"
 
@@ -111,7 +112,7 @@ static int needed_read(const char *path, struct needed_elf *e)
 		return -errno;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != DUNWIND_ARCH_ELF_MACHINE) {
 		err = -ENOEXEC;
 		goto out;
 	}
@@ -159,7 +160,7 @@ out:
 	return err;
 }
 
-/* Is @path an x86-64 ELF file we can open? */
+/* Is @path an ELF file of this machine (lib/arch.h) we can open? */
 static int needed_usable(const char *path)
 {
 	unsigned char id[20];
@@ -171,7 +172,8 @@ static int needed_usable(const char *path)
 	n = pread(fd, id, sizeof(id), 0);
 	close(fd);
 	return n == (ssize_t)sizeof(id) && !memcmp(id, ELFMAG, SELFMAG) &&
-	       id[EI_CLASS] == ELFCLASS64 && id[18] == EM_X86_64 && !id[19];
+	       id[EI_CLASS] == ELFCLASS64 && id[18] == (DUNWIND_ARCH_ELF_MACHINE & 0xff) &&
+	       id[19] == DUNWIND_ARCH_ELF_MACHINE >> 8;
 }
 
 static void needed_dir_add(struct needed_dirs *d, const char *dir, size_t len)
@@ -230,7 +232,7 @@ static void needed_dirs_init(struct needed_dirs *d)
 {
 	static const char *const defaults[] = {
 		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
-		"/lib", "/usr/lib",
+		"/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib", "/usr/lib",
 	};
 	size_t i;
 

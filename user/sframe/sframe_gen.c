@@ -63,6 +63,7 @@ struct gen_ctx {
 	__u64 prev_hi;
 	int prev_entry;
 	int rbx;			/* DW_SFRAME_GEN_RBX: say where %rbx is */
+	int a64;			/* an AArch64 file: its CFI, no gap scan, no %rbx */
 	__u64 deadline;			/* dw_now_ns() past which to give up */
 	unsigned int steps;		/* rows and gaps visited since the last look at the clock */
 };
@@ -289,7 +290,8 @@ static int gen_no_cfi(struct gen_ctx *c, const struct dw_elf_range *rg, __u64 pc
 		return err;
 	/* With only .eh_frame (indexed), jump to the next FDE. */
 	*hi = c->starts && !c->dbg ? gen_next_start(c, pc, rg->hi) : pc + 1;
-	for (a = pc; c->starts && !c->dbg && !err && a < *hi; a = b, n += m) {
+	/* AArch64 gaps stay uncovered: never guessed. */
+	for (a = pc; c->starts && !c->dbg && !c->a64 && !err && a < *hi; a = b, n += m) {
 		b = gen_next_section(c, a, *hi);
 		err = gen_gap(c, a, b, &m);
 	}
@@ -326,6 +328,8 @@ static int gen_range(struct gen_ctx *c, const struct dw_elf_range *rg)
 		hi = e > pc && e <= rg->hi ? e : e > rg->hi ? rg->hi : pc + 1;
 		if (ra < 0)
 			g.why = DW_SFRAME_GEN_BAD_CFI;
+		else if (c->a64)
+			dw_cfi_classify_a64(f, ra, signal, &g);
 		else
 			dw_cfi_classify(f, ra, signal, &g);
 		if (!c->rbx)
@@ -398,9 +402,14 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	int err;
 
 	if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64) ||
 	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
 		return -ENOEXEC;
+	/* AArch64: SFrame has no %rbx; no instruction decoder for the gaps. */
+	c.a64 = eh.e_machine == EM_AARCH64;
+	if (c.a64)
+		c.rbx = 0;
 	err = gen_exec_ranges(elf, rg, &nrg, &base, &r->stats);
 	if (err)
 		return err;
@@ -446,6 +455,7 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	if (!(o->flags & DW_SFRAME_GEN_ABS))
 		eo.flags |= DUNWIND_SFRAME_F_FDE_FUNC_START_PCREL;
 	eo.sec_vaddr = base;
+	eo.abi = c.a64 ? DUNWIND_SFRAME_ABI_AARCH64_LE : DUNWIND_SFRAME_ABI_AMD64_LE;
 	err = dw_sframe_encode(&eo, c.funcs, (__u32)c.nfuncs, &r->table, &r->table_size);
 	if (err)
 		goto out;
@@ -473,8 +483,10 @@ out:
  * @r:	result; zeroed first.  On success free with dw_sframe_gen_free().
  *
  * Context: user space; reads the file with libelf/libdw, allocates.
- * Return: 0; -EINVAL for bad options (DW_SFRAME_GEN_RBX needs v3); -ENOEXEC if not an x86-64 ET_EXEC or
- * ET_DYN ELF file with an executable PT_LOAD; -ENODATA without any CFI;
+ * Return: 0; -EINVAL for bad options (DW_SFRAME_GEN_RBX needs v3); -ENOEXEC
+ * if not an x86-64 or AArch64 (little-endian) ET_EXEC or ET_DYN ELF file with
+ * an executable PT_LOAD (AArch64: an AArch64 table, DW_SFRAME_GEN_RBX
+ * ignored, gaps without CFI left uncovered); -ENODATA without any CFI;
  * -EFBIG if its executable segments hold more than DW_SFRAME_GEN_MAX_EXEC
  * bytes; -ETIME if it took longer than @o->max_ms;
  * -ERANGE if a v2 function start is beyond 2 GiB of the lowest executable

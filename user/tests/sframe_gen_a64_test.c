@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generator (user/sframe/sframe_gen.c) on AArch64 files: a program
+ * built here with the cross compiler (aarch64-linux-gnu-gcc, frame
+ * pointers omitted, return addresses signed with pac-ret, -Wa,--gsframe)
+ * gets from its .eh_frame an AArch64 table that answers like the
+ * assembler's own .sframe at every PC both cover (CFA from SP or x29, the
+ * RA in x30 or saved, x29 saved or not); gaps without CFI stay uncovered;
+ * Debian's arm64 libc (tools/arm64-sysroot) gets a table that validates.
+ * Without the cross compiler (or the sysroot) the tests SKIP.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "files.h"
+#include "sframe_mem.h"
+#include "sframe/sframe_gen.h"
+
+static const char *prog_c =
+	"#include <stdio.h>\n#include <string.h>\n"
+	"int __attribute__((noinline)) leaf(int x) { return x * 3 + 1; }\n"
+	"int __attribute__((noinline)) mid(int n) { char buf[256]; int s = 0;\n"
+	"  memset(buf, n, sizeof buf); for (int i = 0; i < n; i++) s += leaf(buf[i % 256]);\n"
+	"  return s; }\n"
+	"static int __attribute__((noinline)) big(int n) { volatile char a[70000];\n"
+	"  for (int i = 0; i < n; i++) a[i % 70000] = (char)i; return a[n % 70000]; }\n"
+	"int main(int argc, char **argv) { (void)argv;\n"
+	"  printf(\"%d %d\\n\", mid(argc * 100), big(argc)); return 0; }\n";
+
+/* A function without CFI: assembly the generator must leave uncovered. */
+static const char *nocfi_s =
+	"\t.text\n\t.globl nocfi\n\t.type nocfi, %function\nnocfi:\n"
+	"\tstr x30, [sp, -16]!\n\tbl leaf\n\tldr x30, [sp], 16\n\tret\n\t.size nocfi, .-nocfi\n";
+
+static char dir[] = "/tmp/dw_sframe_gen_a64_XXXXXX";
+static char bin[512];
+
+/* The .sframe of @path (bytes, size, address); 0 or -errno. */
+static int elf_sframe(const char *path, __u8 **data, size_t *len, __u64 *vaddr)
+{
+	int fd = open(path, O_RDONLY), err = -ENOENT;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf *e;
+
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	while (e && !elf_getshdrstrndx(e, &shstrndx) && (scn = elf_nextscn(e, scn))) {
+		const char *name;
+		Elf_Data *d;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".sframe") || !(d = elf_getdata(scn, NULL)))
+			continue;
+		*data = malloc(d->d_size);
+		memcpy(*data, d->d_buf, d->d_size);
+		*len = d->d_size;
+		*vaddr = sh.sh_addr;
+		err = 0;
+		break;
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return err;
+}
+
+/* Build the program once; "" in bin if the cross compiler is missing. */
+static int build(void)
+{
+	char cmd[2048], src[600], asm_src[600];
+
+	if (bin[0])
+		return 0;
+	if (system("aarch64-linux-gnu-gcc --version >/dev/null 2>&1"))
+		return -1;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(src, sizeof(src), "%s/p.c", dir);
+	snprintf(asm_src, sizeof(asm_src), "%s/n.s", dir);
+	if (write_text(src, prog_c) || write_text(asm_src, nocfi_s))
+		return -1;
+	snprintf(bin, sizeof(bin), "%s/p", dir);
+	snprintf(cmd, sizeof(cmd), "aarch64-linux-gnu-gcc -O2 -fomit-frame-pointer "
+		 "-fno-optimize-sibling-calls -mbranch-protection=pac-ret -Wa,--gsframe "
+		 "-o %s %s %s >/dev/null 2>&1", bin, src, asm_src);
+	if (system(cmd)) {
+		bin[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int open_a64(struct dunwind_sframe_table *t, struct mem *m, const __u8 *p, size_t n,
+		    __u64 vaddr)
+{
+	struct dunwind_sframe_src src = { mem_read, m, n };
+
+	m->p = p;
+	m->n = n;
+	m->fail_from = n;
+	m->reads = 0;
+	return dunwind_sframe_open_abi(t, &src, vaddr, DUNWIND_SFRAME_ABI_AARCH64_LE);
+}
+
+TEST(generated_rows_answer_like_the_assemblers)
+{
+	struct dunwind_sframe_table as_t, gen_t;
+	struct dw_sframe_gen_result r;
+	struct dw_sframe_gen_opts o = { .version = DUNWIND_SFRAME_V3 };
+	struct dunwind_sframe_fde fde;
+	struct mem as_m, gen_m;
+	size_t len, compared = 0, saved_ra = 0, in_lr = 0;
+	__u64 vaddr, pc;
+	__u8 *as_sec;
+	__u32 i;
+
+	if (build())
+		SKIP(return, "no aarch64-linux-gnu-gcc with --gsframe: apt-get install "
+			     "gcc-aarch64-linux-gnu");
+	ASSERT_EQ(0, elf_sframe(bin, &as_sec, &len, &vaddr));
+	ASSERT_EQ(0, open_a64(&as_t, &as_m, as_sec, len, vaddr));
+	ASSERT_EQ(0, dw_sframe_gen(bin, &o, &r));
+	ASSERT_EQ(0, open_a64(&gen_t, &gen_m, r.table, r.table_size, r.sec_vaddr));
+	ASSERT_EQ(0, dunwind_sframe_validate(&gen_t));
+	EXPECT_EQ(0, r.ext);
+	for (i = 0; i < as_t.num_fdes; i++) {
+		ASSERT_EQ(0, dunwind_sframe_get_fde(&as_t, i, &fde));
+		for (pc = fde.start; pc < fde.start + fde.size; pc += 4) {
+			struct dunwind_sframe_row a, g;
+
+			ASSERT_EQ(0, dunwind_sframe_find(&as_t, pc, &a));
+			ASSERT_EQ(0, dunwind_sframe_find(&gen_t, pc, &g)) TH_LOG("pc %#llx", pc);
+			EXPECT_TRUE(rule_eq(&a.cfa, &g.cfa)) TH_LOG("pc %#llx: CFA", pc);
+			EXPECT_TRUE(rule_eq(&a.ra, &g.ra)) TH_LOG("pc %#llx: RA", pc);
+			EXPECT_TRUE(rule_eq(&a.fp, &g.fp)) TH_LOG("pc %#llx: FP", pc);
+			compared++;
+			saved_ra += a.ra.kind == DUNWIND_SFRAME_RULE_CFA;
+			in_lr += a.ra.kind == DUNWIND_SFRAME_RULE_REG;
+		}
+	}
+	TH_LOG("%zu PCs compared: RA saved at %zu, in x30 at %zu", compared, saved_ra, in_lr);
+	EXPECT_GT(saved_ra, 0);
+	EXPECT_GT(in_lr, 0);
+	free(as_sec);
+	dw_sframe_gen_free(&r);
+}
+
+TEST(gap_without_cfi_stays_uncovered)
+{
+	struct dw_sframe_gen_result r;
+	struct dunwind_sframe_table t;
+	struct dunwind_sframe_row row;
+	char cmd[1024], *out;
+	struct mem m;
+	__u64 nocfi;
+
+	if (build())
+		SKIP(return, "no aarch64-linux-gnu-gcc: apt-get install gcc-aarch64-linux-gnu");
+	snprintf(cmd, sizeof(cmd), "aarch64-linux-gnu-nm %s | sed -n 's/ T nocfi$//p'", bin);
+	out = cmd_output(cmd);
+	ASSERT_NE(NULL, out);
+	nocfi = strtoull(out, NULL, 16);
+	free(out);
+	ASSERT_NE(0, nocfi);
+	ASSERT_EQ(0, dw_sframe_gen(bin, NULL, &r));
+	ASSERT_EQ(0, open_a64(&t, &m, r.table, r.table_size, r.sec_vaddr));
+	EXPECT_EQ(-ENOENT, dunwind_sframe_find(&t, nocfi + 4, &row));
+	EXPECT_EQ(0, r.stats.gap_bytes);
+	dw_sframe_gen_free(&r);
+}
+
+TEST(debian_arm64_libc)
+{
+	char *root = cmd_output("../tools/arm64-sysroot path 2>/dev/null");
+	struct dw_sframe_gen_result r;
+	struct dunwind_sframe_table t;
+	char path[1024];
+	struct mem m;
+
+	if (!root || !*root) {
+		free(root);
+		SKIP(return, "no arm64 sysroot: tools/arm64-sysroot fetch");
+	}
+	root[strcspn(root, "\n")] = 0;
+	snprintf(path, sizeof(path), "%s/lib/aarch64-linux-gnu/libc.so.6", root);
+	free(root);
+	ASSERT_EQ(0, dw_sframe_gen(path, NULL, &r));
+	ASSERT_EQ(0, open_a64(&t, &m, r.table, r.table_size, r.sec_vaddr));
+	EXPECT_EQ(0, dunwind_sframe_validate(&t));
+	TH_LOG("libc.so.6: %u FDEs, %u FREs, .text %.1f%% covered", t.num_fdes, t.num_fres,
+	       r.stats.text_bytes ? 100.0 * r.stats.text_covered_bytes / r.stats.text_bytes : 0);
+	EXPECT_GE(r.stats.text_covered_bytes * 100, r.stats.text_bytes * 95);
+	dw_sframe_gen_free(&r);
+}
+
+TEST_HARNESS_MAIN
