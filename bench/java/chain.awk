@@ -6,9 +6,11 @@
 #   awk [-v show=N] -f chain.awk SCRIPT.txt
 #
 # A sample is in the chain when a user frame is named Chain.ja (HotSpot's
-# perf map: "int Chain.ja(int)"): the chain is JIT-compiled up to ja.  In
-# the first seconds only jleaf is, its callers still run in the
-# interpreter: those samples count as warmup=N, not judged.  jmain runs
+# perf map: "int Chain.ja(int)") and no interpreter frame lies between
+# its innermost Chain frame and ja: the chain is JIT-compiled up to ja.
+# In the first seconds only some are, their callers still run in the
+# interpreter (named "Interpreter" only): those samples count as
+# warmup=N, not judged.  jmain runs
 # its loop in the interpreter, whose frames the perf map names
 # "Interpreter" only: an Interpreter frame right after ja stands for
 # jmain.  A sample is good when its Chain frames, innermost first, are a
@@ -23,7 +25,7 @@ function flush(   why) {
 	if (!insample)
 		return
 	insample = 0
-	if (!hasja) {
+	if (!hasja || mixed) {
 		warmup += nchain > 0
 		return
 	}
@@ -71,7 +73,7 @@ BEGIN {
 /^[^ \t]/ && /: +[0-9]+ [a-z-]+: *$/ {
 	flush()
 	insample = 1
-	hasja = unnamed = trunc = nchain = gap = last = nfr = 0
+	hasja = mixed = unnamed = trunc = nchain = gap = last = nfr = 0
 	chain = prev = outer = outerdso = ""
 	text = $0
 	next
@@ -96,6 +98,8 @@ BEGIN {
 		hasja += prev == "ja"
 	} else if (prev == "ja" && nfr == last + 1 && $2 ~ /^Interpreter(\+0x[0-9a-f]+)?$/) {
 		add("jmain")
+	} else if (nchain > 0 && prev != "ja" && prev != "jmain" && $2 ~ /^Interpreter/) {
+		mixed = 1	# a caller not compiled yet
 	}
 	next
 }

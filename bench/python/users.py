@@ -7,10 +7,13 @@
 #   async SECONDS    coroutines on asyncio's loop: crunch <- handler
 #                    (awaited) <- serve (a task's coroutine)
 #   spin SECONDS     one chain on CPU (for record -p and record -a)
-import asyncio
 import sys
 import threading
 import time
+try:
+    import asyncio		# not in python3.x-minimal: only "async" needs it
+except ImportError:
+    asyncio = None
 
 
 def spin(seconds):
