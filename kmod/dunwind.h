@@ -296,7 +296,6 @@ struct dunwind_urule {
 	u8 fp_saved;			/* FP = *(CFA + fp_off), else unchanged */
 	u8 aux;				/* DUNWIND_RULE_AUX_*: where the caller's aux is */
 	u8 nodata;			/* cached: the table has no usable rule here */
-	u8 gap;				/* ... as it has no row at all (code it leaves out) */
 	u8 smap;			/* the table's kind: DUNWIND_SMAP_OK or _REG */
 };
 
@@ -453,8 +452,6 @@ enum dunwind_counter {
 	DW_CNT_BARRIER_MISSED,
 	DW_CNT_BARRIER_NS,
 	DW_CNT_WALK_SAMPLES,
-	DW_CNT_GAP_FRAMES,
-	DW_CNT_GAP_STOPS,
 	DW_CNT_MAX,
 };
 

@@ -227,7 +227,6 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 		memset(rule, 0, sizeof(*rule));
 		rule->pc_lo = pc;
 		rule->pc_hi = pc + 1;
-		rule->gap = 1;
 	} else if (ret) {
 		return ret == -EINTR ? ret : -ENOENT;
 	} else {

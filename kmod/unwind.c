@@ -220,8 +220,7 @@ static int dunwind_unwind_registered(struct dunwind_unwind *st, unsigned long pc
 }
 
 /*
- * Frame pointers, for code in a mapping that has no table, or that its
- * table leaves out (dunwind_unwind_gap()).  FP 0
+ * Frame pointers, for code in a mapping that has no table at all.  FP 0
  * is a root only where that is known (the entry code); else no FP frame.
  */
 static int dunwind_unwind_fp(struct dunwind_unwind *st, unsigned long pc,
@@ -239,7 +238,7 @@ static int dunwind_unwind_fp(struct dunwind_unwind *st, unsigned long pc,
  * The unwind methods, asked in this order for each frame.  The first that
  * knows the code at the PC (a table) answers it; the guesses (@guess)
  * only once the frame is known to be no root and no signal frame, and no
- * table covers its file or its file's table has no row for the PC.  An interpreter's frames would be one more
+ * table covers its file.  An interpreter's frames would be one more
  * method that knows its code, before the tables.
  */
 const struct dunwind_unwind_method dunwind_unwind_methods[DUNWIND_METHOD_NR] = {
@@ -285,33 +284,6 @@ static int dunwind_unwind_ask(struct dunwind_unwind *st, unsigned long pc, bool 
 }
 
 /*
- * The file's table knows @pc and has no rule for it.  Where it has no row
- * at all (a gap between its functions: code without CFI, such as V8's
- * builtins in node's .text, which keep frame pointers), the guesses are
- * asked as for a file with no table: one frame-pointer step, checked as
- * every step is, after which the tables answer the caller's PC again.  A
- * row the walk cannot follow, or a guess refused, ends the walk.  Each
- * gap frame and each walk ended at a gap is counted (DW_CNT_GAP_*).
- * Return: as dunwind_unwind_rule().
- */
-static bool dunwind_unwind_gap(struct dunwind_unwind *st, unsigned long pc,
-			       const struct dunwind_urule **rule)
-{
-	int ret;
-
-	if (!st->memo.rule.gap)
-		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
-	ret = dunwind_unwind_ask(st, pc, true, rule);
-	if (!ret) {
-		st->gap = true;
-		return true;
-	}
-	dunwind_count(st->s, DW_CNT_GAP_STOPS, 1);
-	return dunwind_unwind_end(st, ret == -EINVAL ? DUNWIND_STOP_BAD_FRAME :
-				  DUNWIND_STOP_NO_INFO);
-}
-
-/*
  * The rule that recovers the caller of the frame at @st, from the first
  * method that has one (dunwind_unwind_methods).  Return: true with *@rule
  * (valid until the next frame's) and @st->method set, or false with the
@@ -350,8 +322,9 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 		st->sigframe = true;
 		return false;
 	}
+	/* The file has a table, but not for this code: nothing recovers it. */
 	if (ret == -ENODATA)
-		return dunwind_unwind_gap(st, pc, rule);
+		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
 	/* No table yet: the recorder may be about to register one. */
 	if (dunwind_unwind_barrier(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
@@ -411,7 +384,6 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	unsigned long base = st->sp, lr;
 	u8 stop;
 
-	st->gap = false;
 	if (!dunwind_unwind_rule(st, &rule))
 		return st->sigframe && dunwind_unwind_signal(st);
 	if (rule->cfa_fp)
@@ -425,8 +397,6 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 		stop = dunwind_step_lr(&r, &f, base, st->hi, st->exact, lr);
 	else
 		stop = DUNWIND_STOP_NO_INFO;
-	if (st->gap)
-		dunwind_count(st->s, stop ? DW_CNT_GAP_STOPS : DW_CNT_GAP_FRAMES, 1);
 	if (stop)
 		return dunwind_unwind_end(st, stop);
 	/* f.sp is the CFA. */

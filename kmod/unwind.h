@@ -32,7 +32,6 @@ struct dunwind_unwind {
 	bool done;
 	bool last;			/* start() knew no caller can follow */
 	bool sigframe;			/* rule() found a signal return trampoline */
-	bool gap;			/* rule() guessed by FP where a table has no row */
 	u8 stop;			/* enum dunwind_stop_reason, once @done */
 	u8 allowed;			/* DUNWIND_UNWIND_* the session lets the walk use */
 	/* The method that found this frame; NULL: the first, or a signal's. */
@@ -66,9 +65,8 @@ struct dunwind_unwind {
  * struct dunwind_unwind_method - one way of finding a frame's rule
  * @bit:	its DUNWIND_UNWIND_* bit in the records' @methods
  * @guess:	a method that does not know the code (frame pointers): asked
- *		only once the frame is known to be no root and no signal
- *		frame, in no file that a table covers, or at a PC its file's
- *		table has no row for (a gap: code it leaves out)
+ *		only once the frame is known to be no root, no signal frame,
+ *		and in no file that a table covers
  * @cnt_frames:	the session counter of the frames it found
  * @cnt_cycles:	... and of their cost (dunwind_cycles())
  * @rule:	the rule for @pc at @st's frame: 0 with *@rule set;

@@ -232,13 +232,6 @@ enum dunwind_event {
  * @walk_samples:	samples (on- or off-CPU) taken while the thread ran
  *			this session's own user walk (DUNWIND_SAMPLE_IN_WALK):
  *			the profiler's overhead, not the program's work.
- * @gap_frames:		of @fp_frames, frames recovered by one frame-pointer
- *			step where a file's table has no row for the PC (code
- *			it leaves out: a runtime's hand-written stubs, such as
- *			V8's builtins): guesses, as in files with no table.
- * @gap_stops:		walks that ended at such a PC: the frame pointer was
- *			0, or the step it gives was refused (the record's stop
- *			reason, NO_INFO, BAD_FRAME or FAULT, says which).
  */
 struct dunwind_stats {
 	__u32 size;
@@ -267,15 +260,12 @@ struct dunwind_stats {
 	__u64 barrier_missed;
 	__u64 barrier_ns;
 	__u64 walk_samples;		/* since VER4 */
-	__u64 gap_frames;		/* since VER5 */
-	__u64 gap_stops;
 };
 #define DUNWIND_STATS_SIZE_VER0		184
 #define DUNWIND_STATS_SIZE_VER1		200
 #define DUNWIND_STATS_SIZE_VER2		224
 #define DUNWIND_STATS_SIZE_VER3		248
 #define DUNWIND_STATS_SIZE_VER4		256
-#define DUNWIND_STATS_SIZE_VER5		272
 
 #define DUNWIND_IOC_MAGIC	0xDE
 /*
@@ -700,7 +690,7 @@ enum dunwind_stop_reason {
 	DUNWIND_STOP_BAD_FRAME	= 3,
 	DUNWIND_STOP_EXITED	= 4,	/* the thread exited or exec'd before its walk */
 	DUNWIND_STOP_NO_MM	= 5,	/* no user address space */
-	/* No method recovers the caller: a table's row it cannot follow, or FP 0 where no row is. */
+	/* No method recovers the caller: a table without a rule, or no table and FP 0. */
 	DUNWIND_STOP_NO_INFO	= 6,
 	DUNWIND_STOP_SESSION	= 7,	/* the session ended first */
 	DUNWIND_STOP_MAX	= 8,
@@ -998,7 +988,7 @@ struct dunwind_interp_reg {
 #define __DUNWIND_ASSERT(c, m) static_assert(c, m)
 #endif
 __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
-__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER5, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER4, "stats");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_none) == DUNWIND_SFRAME_NONE_SIZE_VER0, "none");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");

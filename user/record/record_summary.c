@@ -159,10 +159,6 @@ static void summary_module(const struct dunwind_stats *ks)
 			"(%llu without an answer in time), %.1f ms in all\n",
 			(unsigned long long)ks->barrier_waits,
 			(unsigned long long)ks->barrier_missed, ks->barrier_ns / 1e6);
-	if (ks->size >= DUNWIND_STATS_SIZE_VER5 && (ks->gap_frames || ks->gap_stops))
-		dw_info("module: %llu frames by frame pointers in code a table leaves "
-			"out (JIT runtimes' stubs), %llu walks ended there\n",
-			(unsigned long long)ks->gap_frames, (unsigned long long)ks->gap_stops);
 }
 
 /* The symbol snapshots in the capture, and the files they could not read. */
