@@ -28,7 +28,8 @@ u64 dunwind_cycles_ns(u64 cycles)
 {
 	u32 hz = arch_timer_get_cntfrq();
 
-	return hz ? mul_u64_u32_div(cycles, NSEC_PER_SEC, hz) : 0;
+	/* A "negative" sum is no time (see the x86 one). */
+	return hz && (s64)cycles >= 0 ? mul_u64_u32_div(cycles, NSEC_PER_SEC, hz) : 0;
 }
 
 /**

@@ -24,12 +24,25 @@
  * dunwind_cycles_ns() - TSC cycles counted by the module as nanoseconds
  * @cycles:	a sum of dunwind_cycles() differences
  *
+ * A sum can be "negative" (differences on two CPUs go back, and
+ * dunwind_walk_unwait() takes waits out of counters other walks grow
+ * too): that is no time, not 2^64 cycles.  Divided first, so that no
+ * value traps: mul_u64_u32_div()'s x86 div faults (#DE) when the
+ * quotient passes 64 bits, as a sum of -233 million cycles at 363 MHz did.
+ *
  * Context: any.
- * Return: @cycles in ns at the boot CPU's TSC rate; 0 if it is unknown.
+ * Return: @cycles in ns at the boot CPU's TSC rate; 0 if it is unknown
+ * or @cycles is negative.
  */
 u64 dunwind_cycles_ns(u64 cycles)
 {
-	return tsc_khz ? mul_u64_u32_div(cycles, NSEC_PER_MSEC, tsc_khz) : 0;
+	u32 rem;
+	u64 q;
+
+	if (!tsc_khz || (s64)cycles < 0)
+		return 0;
+	q = div_u64_rem(cycles, tsc_khz, &rem);
+	return q * NSEC_PER_MSEC + div_u64((u64)rem * NSEC_PER_MSEC, tsc_khz);
 }
 
 /**
