@@ -17,6 +17,7 @@
 #include "kselftest_harness.h"
 #include "files.h"
 #include "sframe_mem.h"
+#include "elf_sframe.h"
 
 static char dir[] = "/tmp/dw_sframe_XXXXXX";
 static int made_dir;
@@ -56,46 +57,6 @@ static const struct bin {
 	{ "s.S", "gcc -shared -nostdlib -Wa,--gsframe" },
 };
 static int built[5];
-
-/* Load .sframe of an ELF file with libelf. */
-static int load_sframe(const char *path, __u8 **data, size_t *len, __u64 *vaddr)
-{
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	int fd = open(path, O_RDONLY), err = -ENOENT;
-
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e && elf_getshdrstrndx(e, &shstrndx) == 0) {
-		while ((scn = elf_nextscn(e, scn))) {
-			GElf_Shdr sh;
-			Elf_Data *d;
-			const char *name;
-
-			if (!gelf_getshdr(scn, &sh))
-				continue;
-			name = elf_strptr(e, shstrndx, sh.sh_name);
-			if (!name || strcmp(name, ".sframe"))
-				continue;
-			d = elf_getdata(scn, NULL);
-			if (!d)
-				break;
-			*data = malloc(d->d_size);
-			memcpy(*data, d->d_buf, d->d_size);
-			*len = d->d_size;
-			*vaddr = sh.sh_addr;
-			err = 0;
-			break;
-		}
-	}
-	if (e)
-		elf_end(e);
-	close(fd);
-	return err;
-}
 
 /* The functions of table @t as the encoder takes them; free with free_funcs(). */
 static struct dw_sframe_enc_func *decode_funcs(const struct dunwind_sframe_table *t)

@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 #include "files.h"
 #include "sframe_mem.h"
+#include "elf_sframe.h"
 #include "sframe/sframe_gen.h"
 
 static const char *prog_c =
@@ -39,41 +40,6 @@ static const char *nocfi_s =
 
 static char dir[] = "/tmp/dw_sframe_gen_a64_XXXXXX";
 static char bin[512];
-
-/* The .sframe of @path (bytes, size, address); 0 or -errno. */
-static int elf_sframe(const char *path, __u8 **data, size_t *len, __u64 *vaddr)
-{
-	int fd = open(path, O_RDONLY), err = -ENOENT;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	Elf *e;
-
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	while (e && !elf_getshdrstrndx(e, &shstrndx) && (scn = elf_nextscn(e, scn))) {
-		const char *name;
-		Elf_Data *d;
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".sframe") || !(d = elf_getdata(scn, NULL)))
-			continue;
-		*data = malloc(d->d_size);
-		memcpy(*data, d->d_buf, d->d_size);
-		*len = d->d_size;
-		*vaddr = sh.sh_addr;
-		err = 0;
-		break;
-	}
-	if (e)
-		elf_end(e);
-	close(fd);
-	return err;
-}
 
 /* Build the program once; "" in bin if the cross compiler is missing. */
 static int build(void)
@@ -128,7 +94,7 @@ TEST(generated_rows_answer_like_the_assemblers)
 	if (build())
 		SKIP(return, "no aarch64-linux-gnu-gcc with --gsframe: apt-get install "
 			     "gcc-aarch64-linux-gnu");
-	ASSERT_EQ(0, elf_sframe(bin, &as_sec, &len, &vaddr));
+	ASSERT_EQ(0, load_sframe(bin, &as_sec, &len, &vaddr));
 	ASSERT_EQ(0, open_a64(&as_t, &as_m, as_sec, len, vaddr));
 	ASSERT_EQ(0, dw_sframe_gen(bin, &o, &r));
 	ASSERT_EQ(0, open_a64(&gen_t, &gen_m, r.table, r.table_size, r.sec_vaddr));
