@@ -12,8 +12,8 @@
 # from clone (ret_from_fork in its kernel stack).  A frame outside any file
 # mapping is one in [unknown] or //anon.
 # Prints one line per thread, then per process:
-#   T pid/tid comm samples=N user=N rooted=N unknown=N top=SYM:N
-#   P pid comm samples=N user=N rooted=N unknown=N
+#   T pid/tid comm samples=N user=N rooted=N unknown=N exited=N python=N top=SYM:N
+#   P pid comm samples=N user=N rooted=N unknown=N exited=N python=N
 # top: the most frequent outermost frame of the stacks that did not reach
 # a root, to see why; show=N prints the first N of those stacks on stderr.
 # whys=1 adds, per reason a stack missed the root (its stop and outermost
@@ -21,6 +21,9 @@
 #   W N REASON
 # A stack that ended 'exited' (the thread exited or exec'd before its walk:
 # its user stack is gone) is no user stack: it counts in exited=N.
+# python=N: the stacks holding a Python marker, [python: WHY] (a frame the
+# capture could not name, or the interpreter's chain stopped there); the
+# native frames go on past it, so it ends no stack.
 function flush(   i, sym, rooted) {
 	if (!insample)
 		return
@@ -58,6 +61,8 @@ function flush(   i, sym, rooted) {
 	# must be entry code.
 	tuser[key]++
 	puser[pid]++
+	tpy[key] += pymark > 0
+	ppy[pid] += pymark > 0
 	# A child sampled before its first return to user space (ret_from_fork
 	# in its kernel stack) on a new stack: its one frame, where the clone
 	# system call returns (libc's syscall() for a raw clone3), is its root.
@@ -89,6 +94,7 @@ function flush(   i, sym, rooted) {
 	nuser = 0
 	trunc = 0
 	unknown = 0
+	pymark = 0
 	outer = ""
 	outerdso = ""
 	forkret = 0
@@ -108,6 +114,13 @@ function flush(   i, sym, rooted) {
 	text = text "\n#" $0
 	ip = $1
 	dso = $NF
+	# A Python marker ([python: WHY]: a frame the capture cannot name, or
+	# where the interpreter's chain stopped) sits among native frames that
+	# go on: it ends no stack.  Counted apart (python=N).
+	if (dso == "([truncated])" && $2 ~ /^\[python:/) {
+		pymark++
+		next
+	}
 	if (dso == "([truncated])") {
 		trunc = 1
 		truncwhy = $3
@@ -131,14 +144,15 @@ END {
 	flush()
 	for (k = 1; k <= ntkeys; k++) {
 		key = tkeys[k]
-		printf "T %s %s samples=%d user=%d rooted=%d unknown=%d exited=%d top=%s:%d\n",
-			key, tcomm[key], tsamples[key], tuser[key], trooted[key], tunknown[key],
-			texited[key], top[key] == "" ? "-" : top[key], topn[key]
+		printf "T %s %s samples=%d user=%d rooted=%d unknown=%d exited=%d python=%d " \
+			"top=%s:%d\n", key, tcomm[key], tsamples[key], tuser[key], trooted[key],
+			tunknown[key], texited[key], tpy[key], top[key] == "" ? "-" : top[key], topn[key]
 	}
 	for (k = 1; k <= npkeys; k++) {
 		p = pkeys[k]
-		printf "P %s %s samples=%d user=%d rooted=%d unknown=%d exited=%d\n", p,
-			pcomm[p], psamples[p], puser[p], prooted[p], punknown[p], pexited[p]
+		printf "P %s %s samples=%d user=%d rooted=%d unknown=%d exited=%d python=%d\n",
+			p, pcomm[p], psamples[p], puser[p], prooted[p], punknown[p], pexited[p],
+			ppy[p]
 	}
 	if (whys)
 		for (w in allmiss)
