@@ -27,6 +27,10 @@
 				   the recorder for every MMAP record (its table)
 				   and when the ring is a quarter full; this is
 				   for --duration, -t and the progress line */
+#define DW_POLL_PY_MS		10	/* with an interpreter registered: its code
+				   objects are read when their stacks are
+				   drained, and a module's body is freed once it
+				   ran (startup imports): drain soon after */
 #define DW_FINAL_IDLE_MS	20	/* after STOP: wait this long ... */
 #define DW_FINAL_IDLE_ROUNDS	5	/* ... this many times with nothing new */
 #define DW_FINAL_MAX_MS		2000	/* and never longer than this */
@@ -212,15 +216,19 @@ int dw_record_start(struct dw_record_run *r)
 	return 0;
 }
 
-/* How long to sleep in poll(): at most DW_POLL_MS, and not past --duration. */
+/*
+ * How long to sleep in poll(): at most DW_POLL_MS (DW_POLL_PY_MS once a
+ * Python interpreter is registered), and not past --duration.
+ */
 static int poll_ms(const struct dw_record_run *r)
 {
+	int most = r->st.py.registered ? DW_POLL_PY_MS : DW_POLL_MS;
 	long long left;
 
 	if (!r->o->duration_ms)
-		return DW_POLL_MS;
+		return most;
 	left = (long long)r->o->duration_ms - (dw_now_ms() - r->t_start);
-	return left <= 0 ? 0 : left < DW_POLL_MS ? (int)left : DW_POLL_MS;
+	return left <= 0 ? 0 : left < most ? (int)left : most;
 }
 
 /* Drain the ring until the target ends, --duration or a signal.  0, or -errno (said). */
