@@ -6,6 +6,7 @@
 #                   (tools/kernel fetches that kernel first when needed;
 #                   KERNEL=6.12-arm64 cross-builds for arm64)
 #   make user ARCH=arm64   the recorder cross-built into out/arm64/dunwind
+#   make programs [ARCH=arm64]   stock Debian programs profiled in the VM (tools/programs)
 #   make check      install what is missing (apt), build, host unit tests,
 #                   fuzz briefly, boot the VM and run the selftests
 #   make demo       perf -g against dunwind on one program in the VM, one screen;
@@ -107,9 +108,17 @@ clients: module user selftests
 python: module user
 	tools/python_test
 
-# Stock Debian programs (gzip, sort | xz, python3...) profiled as a user would.
+# Stock Debian programs (gzip, sort | xz, python3...) profiled as a user would;
+# ARCH=arm64: in the arm64 guest (6.12-arm64, TCG), its module and recorder.
+ifeq ($(ARCH),arm64)
+programs:
+	$(MAKE) module KERNEL=6.12-arm64
+	$(MAKE) -C user
+	tools/programs --arch arm64
+else
 programs: module user
 	tools/programs
+endif
 
 # JIT-compiled JavaScript in the VM (node's ~100 MB binary: not in 'make check').
 jit: module user
