@@ -264,7 +264,7 @@ FIXTURE(lazy) {
 
 FIXTURE_SETUP(lazy)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
+	DW_SKIP_WITHOUT(DW_ARCH_NO_RBX_CFA);
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
 }

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "arch.h"
 #include "chain.h"
 #include "overlay.h"
 #include "records.h"
@@ -168,7 +167,6 @@ TEST_F_TIMEOUT(ovl, mmap_record_names_the_merged_file, 120)
  */
 TEST_F_TIMEOUT(ovl, registered_table_applies, 300)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
 	struct dw_records_opts o = { .ms = 2000, .max_ms = 20000, .min_samples = 2 * MIN_JUDGED,
 				     .before_start = reg_hook };
 	struct dw_chain_opts co = { .want = chain_want, .nr_want = 5, .in_func = "leaf" };

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "arch.h"
 #include "invariants.h"
 #include "records.h"
 #include "sframe/sframe_reg.h"
@@ -65,8 +64,6 @@ FIXTURE_SETUP(scribble)
 
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
-	if (variant->sframe)
-		DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
 	ret = dw_workload_start(&self->w, "stack_scribble", argv, 10000);
 	ASSERT_EQ(0, ret) TH_LOG("cannot start stack_scribble: %s", strerror(-ret));
 }

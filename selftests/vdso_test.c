@@ -54,7 +54,7 @@ FIXTURE_VARIANT_ADD(vdsoreg, wrong_build_id) { .kind = VDSO_WRONG_BUILD_ID, .err
 
 FIXTURE_SETUP(vdsoreg)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
+	DW_SKIP_WITHOUT(DW_ARCH_VDSO_NO_CFI);
 	struct dw_sframe_gen_opts go = { 0 };
 	struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_NO_CACHE };
 	int ret;
@@ -206,7 +206,7 @@ static int is_root(const struct dw_prof_loc *out)
 /* Every stack that passes through the vDSO reaches the program's root. */
 TEST_F_TIMEOUT(vdsorec, stacks_through_vdso_reach_the_root, 300)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_TABLES);
+	DW_SKIP_WITHOUT(DW_ARCH_VDSO_NO_CFI);
 	size_t judged = 0, complete = 0, shown = 0, i, j;
 	char why[256] = "";
 	struct dw_prof *p;
