@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "sframe/needed.h"
 #include "sframe/sframe_feed.h"
@@ -127,23 +128,29 @@ static void feed_none(struct dw_sframe_feed *f, const struct feed_file *id)
 
 /*
  * Give the module a table for @path (@name to the user, @id to the
- * module) unless it has its own .sframe; if none, say so.
+ * module) unless it has its own .sframe; if none, say so.  @flags:
+ * DW_SFRAME_REG_CACHE_ONLY or 0.  Returns -EAGAIN when the cache had no
+ * table and @flags forbade generating one (nothing said then), else 0.
  */
-static void feed_path(struct dw_sframe_feed *f, const char *path, const char *name,
-		      const struct feed_file *id)
+static int feed_path(struct dw_sframe_feed *f, const char *path, const char *name,
+		     const struct feed_file *id, unsigned int flags)
 {
-	static const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN };
+	const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN | flags };
 	struct dw_sframe_reg_file r;
+	int err = dw_sframe_register_file(f->dev_fd, path, &ro, &r);
 
-	if (dw_sframe_register_file(f->dev_fd, path, &ro, &r) == -ENOEXEC) {
+	if (err == -EAGAIN && r.source == DW_SFRAME_SRC_NONE)
+		return err;
+	if (err == -ENOEXEC) {
 		feed_none(f, id);	/* not ELF (a script): nothing to say */
-		return;
+		return 0;
 	}
 	if (!r.err && r.source == DW_SFRAME_SRC_NONE)
-		return;			/* has its own .sframe */
+		return 0;		/* has its own .sframe */
 	feed_account(f, &r, name);
 	if (r.err && r.err != -EEXIST)
 		feed_none(f, id);
+	return 0;
 }
 
 /**
@@ -194,7 +201,7 @@ void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_m
 		feed_none(f, &id);
 		return;
 	}
-	feed_path(f, file, m->path, &id);
+	feed_path(f, file, m->path, &id, 0);
 }
 
 /* Register @program (found like execvp() would) and the libraries it needs. */
@@ -217,7 +224,7 @@ static void feed_program(struct dw_sframe_feed *f, const char *name)
 			continue;
 		id = (struct feed_file){ major(sb.st_dev), minor(sb.st_dev), sb.st_ino };
 		if (!i || feed_first_time(f, id.major, id.minor, id.ino))
-			feed_path(f, need.paths[i], NULL, &id);
+			feed_path(f, need.paths[i], NULL, &id, 0);
 	}
 	dw_needed_free(&need);
 }
@@ -284,10 +291,40 @@ void dw_sframe_feed_pid(struct dw_sframe_feed *f, int pid)
 	dw_sframe_reg_pid_free(&res);
 }
 
+/* Let the recorder drain its ring between two files (@f->tick). */
+static void feed_tick(struct dw_sframe_feed *f)
+{
+	if (f->tick)
+		f->tick(f->tick_arg);
+}
+
+/* Keep @path for the second pass (@f->later); out of memory, generate it now. */
+static void feed_defer(struct dw_sframe_feed *f, const char *path, const char *name,
+		       const struct feed_file *id)
+{
+	struct dw_sframe_feed_later *l;
+
+	if (!DW_ARRAY_RESERVE(f->later, f->cap_later, f->nr_later + 1, 32)) {
+		l = &f->later[f->nr_later];
+		l->path = strdup(path);
+		l->name = strdup(name);
+		l->major = id->major;
+		l->minor = id->minor;
+		l->ino = id->ino;
+		if (l->path && l->name) {
+			f->nr_later++;
+			return;
+		}
+		free(l->path);
+		free(l->name);
+	}
+	feed_path(f, path, name, id, 0);
+}
+
 /*
  * Every executable file mapping of process @pid: a table for each file not
- * tried yet, from the file as the process sees it.  Files it counts in
- * @f->sys_files.
+ * tried yet, from the file as the process sees it, if the cache has one;
+ * the others wait in @f->later.  Files it counts in @f->sys_files.
  */
 static void feed_maps(struct dw_sframe_feed *f, int pid)
 {
@@ -298,6 +335,7 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
 
 	if (dw_proc_maps_open(&it, pid))
 		return;			/* gone, or a kernel thread */
+	f->sys_procs++;
 	while ((l = dw_proc_maps_next(&it)) && f->dev_fd >= 0) {
 		if (l->perms[2] != 'x' || l->path[0] != '/' ||
 		    !feed_first_time(f, l->dev_major, l->dev_minor, l->ino))
@@ -309,7 +347,9 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
 			feed_none(f, &id);
 			continue;
 		}
-		feed_path(f, file, l->path, &id);
+		if (feed_path(f, file, l->path, &id, DW_SFRAME_REG_CACHE_ONLY) == -EAGAIN)
+			feed_defer(f, file, l->path, &id);
+		feed_tick(f);
 	}
 	dw_proc_maps_close(&it);
 }
@@ -318,10 +358,15 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
  * dw_sframe_feed_system() - tables for every file mapped executable by any process
  * @f:	the feed
  *
- * For a system-wide recording, at START: each distinct file (by device and
- * inode) once, from the cache when it is there.  Files mapped later come
- * from the MMAP records.  Counts the processes and files seen and the time
- * taken in @f->sys_*.
+ * For a system-wide recording, right after START: each distinct file (by
+ * device and inode) once, first every table the cache holds, then the
+ * others generated (seconds each for a large library), so that walks
+ * waiting on the table barrier get the quick verdicts first; in each pass
+ * the recorder's own files first (it is sampled too, and its walks never
+ * wait).  @f->tick runs between two files
+ * (the recorder drains its ring).  Files mapped later come from the MMAP
+ * records.  Counts the processes and files seen and the time taken in
+ * @f->sys_*.
  *
  * Context: user space.
  */
@@ -330,6 +375,7 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 	unsigned long long t0 = dw_now_ns();
 	struct dirent *d;
 	DIR *proc;
+	size_t i;
 
 	if (f->dev_fd < 0)
 		return;
@@ -339,15 +385,23 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 			"/proc)\n", strerror(errno));
 		return;
 	}
+	feed_maps(f, getpid());
 	while ((d = readdir(proc)) && f->dev_fd >= 0) {
 		unsigned long long pid;
 
-		if (dw_parse_ull(d->d_name, 10, 1, 0x7fffffff, &pid))
-			continue;		/* not a process */
-		f->sys_procs++;
+		if (dw_parse_ull(d->d_name, 10, 1, 0x7fffffff, &pid) || pid == (unsigned)getpid())
+			continue;		/* not a process, or ours (done) */
 		feed_maps(f, (int)pid);
 	}
 	closedir(proc);
+	/* A path under /proc/PID/root whose process exited since fails: said. */
+	for (i = 0; i < f->nr_later && f->dev_fd >= 0; i++) {
+		struct dw_sframe_feed_later *l = &f->later[i];
+		const struct feed_file id = { l->major, l->minor, l->ino };
+
+		feed_path(f, l->path, l->name, &id, 0);
+		feed_tick(f);
+	}
 	f->sys_ms = (dw_now_ns() - t0) / 1000000;
 }
 
@@ -364,6 +418,13 @@ void dw_sframe_feed_free(struct dw_sframe_feed *f)
 	for (i = 0; i < f->nr_miss; i++)
 		free(f->miss[i].path);
 	free(f->miss);
+	for (i = 0; i < f->nr_later; i++) {
+		free(f->later[i].path);
+		free(f->later[i].name);
+	}
+	free(f->later);
+	f->later = NULL;
+	f->nr_later = f->cap_later = 0;
 	free(f->tried);
 	dw_htab_free(&f->tried_ht);
 	f->miss = NULL;

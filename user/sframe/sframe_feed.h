@@ -17,6 +17,13 @@ struct dw_sframe_feed_miss {
 	int err;			/* -errno, as dw_sframe_reg_strerror() says */
 };
 
+/* A file of dw_sframe_feed_system()'s second pass: no table in the cache. */
+struct dw_sframe_feed_later {
+	char *path, *name;		/* as the process sees it; as it names it */
+	unsigned int major, minor;
+	unsigned long long ino;
+};
+
 struct dw_sframe_feed {
 	int dev_fd;			/* < 0: do not register */
 	int barrier;			/* answer every file: registered, or none */
@@ -31,9 +38,15 @@ struct dw_sframe_feed {
 	/* The files that failed, for the summary (every one is counted). */
 	struct dw_sframe_feed_miss *miss;
 	size_t nr_miss, cap_miss;
-	/* dw_sframe_feed_system(): what the pass at START saw. */
+	/* dw_sframe_feed_system(): what the pass after START saw. */
 	unsigned int sys_procs, sys_files;
 	unsigned long long sys_ms;
+	/* The files whose tables dw_sframe_feed_system() generates last. */
+	struct dw_sframe_feed_later *later;
+	size_t nr_later, cap_later;
+	/* Called between two files of dw_sframe_feed_system(), if set. */
+	void (*tick)(void *arg);
+	void *tick_arg;
 };
 
 void dw_sframe_feed_vdso(struct dw_sframe_feed *f);

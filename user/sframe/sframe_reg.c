@@ -55,7 +55,10 @@ static int reg_read_elf(int fd, struct dw_sframe_elf_id *re)
 	return 0;
 }
 
-/* Get the table for @fd: from the cache, else generate (and cache it). */
+/*
+ * Get the table for @fd: from the cache, else (unless
+ * DW_SFRAME_REG_CACHE_ONLY: -EAGAIN) generate and cache it.
+ */
 static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struct dw_sframe_elf_id *re,
 			 struct dw_sframe_tab *t, struct dw_sframe_reg_file *res)
 {
@@ -85,6 +88,8 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 		if (err != -ENOENT)
 			res->cache_err = err;
 	}
+	if (o->flags & DW_SFRAME_REG_CACHE_ONLY)
+		return -EAGAIN;
 	if (dw_sframe_reg_ext(version) & DUNWIND_SFRAME_EXT_RBX)
 		go.flags |= DW_SFRAME_GEN_RBX;
 	err = dw_sframe_gen_fd(fd, &go, &gr);
@@ -209,7 +214,8 @@ static int reg_one(int dev_fd, const char *path, int vdso, const struct dw_sfram
  * Context: user space; needs CAP_PERFMON (or CAP_SYS_ADMIN) for the ioctl.  Cache problems
  * never fail the call (see @res->cache_err).
  * Return: 0; -EINVAL (bad options); -errno from open(); -ENOEXEC (not an
- * x86-64 ELF); -ENODATA (no GNU build-id, or no CFI); -ENOMEM; or the
+ * x86-64 ELF); -ENODATA (no GNU build-id, or no CFI); -ENOMEM; -EAGAIN
+ * (DW_SFRAME_REG_CACHE_ONLY and not in the cache: @res->source NONE); or the
  * ioctl's error: -ENOTTY (module without DUNWIND_IOC_SFRAME_REGISTER),
  * -EINVAL, -EEXIST (already registered by this session), -ESTALE, -ENOSPC,
  * -EBUSY, -EPERM... dw_sframe_reg_strerror() says what each means.
@@ -441,6 +447,8 @@ const char *dw_sframe_reg_strerror(int err)
 	case EFBIG:
 		return "its executable segments claim more than 1 GiB (a corrupt or hostile "
 		       "file): no table generated for it";
+	case EAGAIN:
+		return "not in the table cache (asked for a cached table only)";
 	case ETIME:
 		return "generating its table took longer than the 20 s bound (a corrupt or "
 		       "hostile file): no table for it";

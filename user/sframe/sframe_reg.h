@@ -16,7 +16,10 @@
 #define DW_SFRAME_REG_NO_CACHE	(1U << 1)	/* neither read nor write the cache */
 /* dw_sframe_register_file(): leave a file with its own PT_GNU_SFRAME alone. */
 #define DW_SFRAME_REG_SKIP_OWN	(1U << 2)
-#define DW_SFRAME_REG_ALL	(DW_SFRAME_REG_PIN | DW_SFRAME_REG_NO_CACHE | DW_SFRAME_REG_SKIP_OWN)
+/* A table from the cache only: -EAGAIN (source NONE) where it has none. */
+#define DW_SFRAME_REG_CACHE_ONLY	(1U << 3)
+#define DW_SFRAME_REG_ALL	(DW_SFRAME_REG_PIN | DW_SFRAME_REG_NO_CACHE | \
+				 DW_SFRAME_REG_SKIP_OWN | DW_SFRAME_REG_CACHE_ONLY)
 
 /*
  * struct dw_sframe_reg_opts - how to register.

@@ -184,6 +184,36 @@ TEST_F(reg, no_cache_generates)
 	EXPECT_EQ(0, self->b.cache_err);
 }
 
+/* Cached only (dunwind record -a's first pass): a cached table is loaded. */
+TEST_F(reg, cache_only_loads_a_cached_table)
+{
+	struct dw_sframe_reg_opts co = { .flags = DW_SFRAME_REG_CACHE_ONLY };
+
+	ASSERT_EQ(0, dw_sframe_register_file(-1, libc, &co, &self->b));
+	EXPECT_EQ(DW_SFRAME_SRC_CACHE, self->b.source);
+	EXPECT_EQ(a.table_size, self->b.table_size);
+	EXPECT_EQ(0, self->b.gen_ns);
+}
+
+/* ... and where the cache has none, nothing is generated or written. */
+TEST(cache_only_generates_nothing)
+{
+	struct dw_sframe_reg_opts co = { .flags = DW_SFRAME_REG_CACHE_ONLY };
+	struct dw_sframe_reg_file b;
+	char path[400];
+	struct stat st;
+
+	if (!libc_ok)
+		SKIP(return, "%s not readable: set DW_TEST_LIBC", libc);
+	ASSERT_EQ(0, own_cache(NULL));
+	EXPECT_EQ(-EAGAIN, dw_sframe_register_file(-1, libc, &co, &b));
+	EXPECT_EQ(DW_SFRAME_SRC_NONE, b.source);
+	EXPECT_EQ(0, b.gen_ns);
+	EXPECT_EQ(0, b.table_size);
+	ASSERT_EQ(0, cache_file(&b, path, sizeof(path)));
+	EXPECT_EQ(-1, stat(path, &st)) TH_LOG("%s written", path);
+}
+
 /* A fd that is not a dunwind session: the ioctl fails like an old module's. */
 TEST_F(reg, enotty_from_the_ioctl_is_reported)
 {
