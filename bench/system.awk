@@ -106,6 +106,7 @@ BEGIN {
 /^STRESS LOW / { sub(/^STRESS LOW /, ""); slow[++nslow] = $0 }
 /^STRESS PROC / { sub(/^STRESS PROC /, ""); if (!sparent) sparent = $0 }
 /^STRESS MISS / { sub(/^STRESS MISS /, ""); smiss[++nsmiss] = $0 }
+/^SYSSTART / { st[++nst] = $0 }
 /^ACCURACY / { acc[++nacc] = $0 }
 /^offcpu: nap / { calls = $7 }
 /^OFFCOST / { t = kv("t"); addtool("off", t); work["off", t] = work["off", t] " " kv("work")
@@ -158,6 +159,23 @@ END {
 	}
 	if (lost)
 		printf "dunwind lost %d records over its runs.\n\n", lost
+	if (nst) {
+		print "**Start-up.** `dunwind record -a` while `chain-nofp` has been running for 1 s " \
+			"(a process already running), first with an empty table cache, then again: " \
+			"sampling starts at once, the tables of the running processes come meanwhile " \
+			"(cached ones first), and walks that reach a file still without one wait for " \
+			"it on the table barrier (up to 1 s):"
+		print ""
+		print "| table cache | first sample, from the recorder's start | tables of the running processes | chain-nofp: user stacks that reach the root |"
+		print "| --- | ---: | ---: | ---: |"
+		for (i = 1; i <= nst; i++) {
+			$0 = st[i]
+			printf "| %s | %s ms | %s ms | %d of %d (%s %%) |\n", kv("cache"),
+				kv("first_ms"), kv("tables_ms"), kv("rooted"), kv("user"),
+				pct(kv("rooted"), kv("user"))
+		}
+		print ""
+	}
 	if (sproc != "") {
 		printf "**Scale.** stress-ng's fork, exec, clone, mmap and signal stressors (one of " \
 			"each) for %s s under `dunwind record -a`: %d processes, **%d of %d user " \

@@ -113,10 +113,17 @@ static void summary_records(const struct dw_recorder *st, int system_wide)
 	dw_info("%llu mmap, %llu comm, %llu fork, %llu exit records%s\n",
 		st->by_type[DUNWIND_REC_MMAP], st->by_type[DUNWIND_REC_COMM],
 		st->by_type[DUNWIND_REC_FORK], st->by_type[DUNWIND_REC_EXIT], other);
-	if (system_wide && st->feed.sys_procs)
-		dw_info("at the start, %u processes mapped %u executable files: "
-			"their tables took %llu ms\n", st->feed.sys_procs, st->feed.sys_files,
-			st->feed.sys_ms);
+	if (system_wide && st->feed.sys_procs) {
+		char first[80] = "no sample";
+
+		if (st->first_sample_ns)
+			snprintf(first, sizeof(first), "the first sample %.1f ms after dunwind "
+				 "began", st->first_sample_ns > st->begin_ns ?
+				 (double)(st->first_sample_ns - st->begin_ns) / 1e6 : 0.0);
+		dw_info("at the start, %u processes mapped %u executable files: their tables "
+			"took %llu ms, while sampling (%s)\n", st->feed.sys_procs,
+			st->feed.sys_files, st->feed.sys_ms, first);
+	}
 	if (st->feed.files)
 		dw_info("SFrame tables for %u files without .sframe: %u registered "
 			"(%u from the cache, %u generated), %u failed, %.1f ms\n",

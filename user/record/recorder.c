@@ -39,6 +39,8 @@ static int rec_sample(const struct dunwind_rec_sample *s, void *arg)
 	struct dw_recorder *st = arg;
 
 	st->samples++;
+	if (!st->first_sample_ns || s->time < st->first_sample_ns)
+		st->first_sample_ns = s->time;
 	if (s->flags & DUNWIND_SAMPLE_OFF_CPU) {
 		st->offcpu++;
 		st->offcpu_ns += s->period;

@@ -24,6 +24,9 @@ struct dw_recorder {
 	unsigned long long sample_stacks;	/* samples in a SAMPLE_STACK */
 	unsigned long long samples_in_walk;	/* taken in dunwind's own walk */
 	unsigned long long offcpu, offcpu_open, offcpu_ns;
+	/* When the recorder began (dw_record_open()), and the earliest sample's
+	   time (CLOCK_MONOTONIC ns; 0: none). */
+	unsigned long long begin_ns, first_sample_ns;
 	unsigned long long by_type[DUNWIND_REC_MAX], other;
 	unsigned long long lost[DUNWIND_REC_MAX];
 	/* The recorder's own CPU time while the session ran (CLOCK_PROCESS_CPUTIME_ID). */

@@ -119,6 +119,7 @@ int dw_record_open(struct dw_record_run *r)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int err;
 
+	r->st.begin_ns = dw_now_ns();
 	/* Registering tables needs CAP_PERFMON: without, say so at the end. */
 	r->st.unprivileged = !dw_perm_privileged();
 	/* No tables from us: no walk should wait for them. */
@@ -166,9 +167,8 @@ int dw_record_open(struct dw_record_run *r)
 	r->st.py.on = !o->no_python;
 	r->st.py.dsos = r->st.feed.dsos;
 	dw_sframe_feed_vdso(&r->st.feed);
-	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
-		dw_sframe_feed_system(&r->st.feed);
-	else if (r->st.feed.dev_fd >= 0)
+	/* -a: the processes running get their tables after START. */
+	if (r->st.feed.dev_fd >= 0 && !o->all_cpus)
 		dw_sframe_feed_pid(&r->st.feed,
 				   o->cmd ? getpid() : (r->cfg.pid ? r->cfg.pid : r->cfg.tid));
 	if (o->cmd)
@@ -186,7 +186,24 @@ int dw_record_open(struct dw_record_run *r)
 	return 0;
 }
 
-/* Start the session, then release the command.  0, or -errno (said). */
+/* dw_sframe_feed_system()'s tick: drain the ring between two files. */
+static void feed_tick(void *arg)
+{
+	struct dw_record_run *r = arg;
+	int n = drain(&r->s, &r->st, r->o);
+
+	if (n < 0) {
+		r->drain_err = n;
+		r->st.feed.tick = NULL;		/* the tables go on; the recording ends */
+	}
+}
+
+/*
+ * Start the session, then release the command; with -a, then give the
+ * module the tables of every process running (walks that meet a file
+ * without a verdict wait for it on the table barrier).  0, or -errno
+ * (said).
+ */
 int dw_record_start(struct dw_record_run *r)
 {
 	const struct dw_record_opts *o = r->o;
@@ -213,7 +230,13 @@ int dw_record_start(struct dw_record_run *r)
 		close(r->go);
 		r->go = -1;
 	}
-	return 0;
+	if (r->st.feed.dev_fd >= 0 && o->all_cpus) {
+		r->st.feed.tick = feed_tick;
+		r->st.feed.tick_arg = r;
+		dw_sframe_feed_system(&r->st.feed);
+		r->st.feed.tick = NULL;
+	}
+	return r->drain_err;
 }
 
 /*

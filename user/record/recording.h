@@ -58,6 +58,7 @@ struct dw_record_run {
 	long long t_start;	/* when the session started (ms) */
 	long long shown;	/* when progress was last shown (ms) */
 	unsigned long long cpu_start;	/* the recorder's CPU time at the start (ns) */
+	int drain_err;		/* -errno (said) of a drain between two tables at START */
 };
 
 int dw_record_open(struct dw_record_run *r);
