@@ -190,12 +190,19 @@ int dw_record_open(struct dw_record_run *r)
 static void feed_tick(void *arg)
 {
 	struct dw_record_run *r = arg;
+	struct pollfd p = { .fd = r->pidfd, .events = POLLIN };
 	int n = drain(&r->s, &r->st, r->o);
 
-	if (n < 0) {
-		r->drain_err = n;
-		r->st.feed.tick = NULL;		/* the tables go on; the recording ends */
-	}
+	if (n < 0)
+		r->drain_err = n;	/* said */
+	/*
+	 * That, Ctrl-C, SIGTERM, --duration, the command's exit: the recording
+	 * ends without the tables still to come.
+	 */
+	if (n < 0 || stop_signal || (r->o->duration_ms &&
+			    dw_now_ms() - r->t_start >= (long long)r->o->duration_ms) ||
+	    (r->pidfd >= 0 && poll(&p, 1, 0) > 0))
+		r->st.feed.stop = 1;
 }
 
 /*

@@ -336,7 +336,7 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
 	if (dw_proc_maps_open(&it, pid))
 		return;			/* gone, or a kernel thread */
 	f->sys_procs++;
-	while ((l = dw_proc_maps_next(&it)) && f->dev_fd >= 0) {
+	while ((l = dw_proc_maps_next(&it)) && f->dev_fd >= 0 && !f->stop) {
 		if (l->perms[2] != 'x' || l->path[0] != '/' ||
 		    !feed_first_time(f, l->dev_major, l->dev_minor, l->ino))
 			continue;
@@ -386,7 +386,7 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 		return;
 	}
 	feed_maps(f, getpid());
-	while ((d = readdir(proc)) && f->dev_fd >= 0) {
+	while ((d = readdir(proc)) && f->dev_fd >= 0 && !f->stop) {
 		unsigned long long pid;
 
 		if (dw_parse_ull(d->d_name, 10, 1, 0x7fffffff, &pid) || pid == (unsigned)getpid())
@@ -395,7 +395,7 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 	}
 	closedir(proc);
 	/* A path under /proc/PID/root whose process exited since fails: said. */
-	for (i = 0; i < f->nr_later && f->dev_fd >= 0; i++) {
+	for (i = 0; i < f->nr_later && f->dev_fd >= 0 && !f->stop; i++) {
 		struct dw_sframe_feed_later *l = &f->later[i];
 		const struct feed_file id = { l->major, l->minor, l->ino };
 

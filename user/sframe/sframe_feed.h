@@ -47,6 +47,7 @@ struct dw_sframe_feed {
 	/* Called between two files of dw_sframe_feed_system(), if set. */
 	void (*tick)(void *arg);
 	void *tick_arg;
+	int stop;			/* set (by @tick): dw_sframe_feed_system() ends */
 };
 
 void dw_sframe_feed_vdso(struct dw_sframe_feed *f);
