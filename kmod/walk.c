@@ -31,6 +31,7 @@ struct dunwind_walk {
 	unsigned int cap;		/* room at @ips */
 	unsigned int max;
 	unsigned int nr_by[DUNWIND_METHOD_NR];	/* frames by method (dunwind_unwind_methods) */
+	u64 cycles_by[DUNWIND_METHOD_NR];	/* their cost in one dunwind_walk_once() */
 	u8 methods;
 	u8 stop;
 };
@@ -127,6 +128,7 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 
 	w->nr = 0;
 	memset(w->nr_by, 0, sizeof(w->nr_by));
+	memset(w->cycles_by, 0, sizeof(w->cycles_by));
 	w->methods = 0;
 	w->stop = DUNWIND_STOP_MAX_DEPTH;
 	dunwind_for_each_user_frame(&st, s, regs, w->stack, barrier) {
@@ -156,7 +158,7 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 			w->nr_by[m - dunwind_unwind_methods] += nr;
 		}
 		if (m)
-			dunwind_count(s, m->cnt_cycles, dunwind_cycles_since(c0, now));
+			w->cycles_by[m - dunwind_unwind_methods] += dunwind_cycles_since(c0, now);
 		c0 = now;
 	}
 	if (st.done)
@@ -168,28 +170,30 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 }
 
 /*
- * dunwind_walk_unwait() - take @waited ns, which the thread spent on a run
- * queue during one dunwind_walk_once(), out of the per-frame counters
+ * dunwind_walk_cycles() - count the cost of one dunwind_walk_once() by
+ * method, less @waited ns the thread spent on a run queue meanwhile
  * @s:		session
- * @waited:	the thread's run-queue waits over the walk, in ns (not 0)
- * @fp0:	DW_CNT_FP_CYCLES before the walk
- * @sf0:	DW_CNT_SFRAME_CYCLES before the walk
+ * @w:		the walk, its cycles_by[] just filled
+ * @waited:	the thread's run-queue waits over the walk, in ns
  *
  * A preempted walk's wait fell into the frame it was recovering, whose
- * method's counter grew the most meanwhile (the wait dwarfs a frame's own
- * cost).  Never more than that counter grew, so it cannot go below zero.
+ * method's cost grew the most (the wait dwarfs a frame's own cost): it
+ * comes out of that method's, never more than the walk itself counted
+ * there, so the session's counters only grow.
  * Context: task_work of the walked thread.
  */
-static void dunwind_walk_unwait(struct dunwind_session *s, u64 waited, u64 fp0, u64 sf0)
+static void dunwind_walk_cycles(struct dunwind_session *s, struct dunwind_walk *w, u64 waited)
 {
-	u64 fp = atomic64_read(&s->cnt[DW_CNT_FP_CYCLES]) - fp0;
-	u64 sf = atomic64_read(&s->cnt[DW_CNT_SFRAME_CYCLES]) - sf0;
-	u64 cycles = dunwind_ns_cycles(waited);
+	unsigned int i, top = 0;
 
-	if (fp > sf)
-		dunwind_count(s, DW_CNT_FP_CYCLES, -min(cycles, fp));
-	else
-		dunwind_count(s, DW_CNT_SFRAME_CYCLES, -min(cycles, sf));
+	for (i = 1; i < DUNWIND_METHOD_NR; i++)
+		if (w->cycles_by[i] > w->cycles_by[top])
+			top = i;
+	if (waited)
+		w->cycles_by[top] -= min(dunwind_ns_cycles(waited), w->cycles_by[top]);
+	for (i = 0; i < DUNWIND_METHOD_NR; i++)
+		if (w->cycles_by[i])
+			dunwind_count(s, dunwind_unwind_methods[i].cnt_cycles, w->cycles_by[i]);
 }
 
 /*
@@ -240,14 +244,10 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 
 	might_fault();
 	for (round = 0; ; round++) {
-		u64 fp0 = atomic64_read(&s->cnt[DW_CNT_FP_CYCLES]);
-		u64 sf0 = atomic64_read(&s->cnt[DW_CNT_SFRAME_CYCLES]);
-		u64 delay = dunwind_task_run_delay(current), waited;
+		u64 delay = dunwind_task_run_delay(current);
 
 		dunwind_walk_once(s, regs, w, round < DUNWIND_WALK_BARRIERS, &dev, &ino);
-		waited = dunwind_task_run_delay(current) - delay;
-		if (waited)
-			dunwind_walk_unwait(s, waited, fp0, sf0);
+		dunwind_walk_cycles(s, w, dunwind_task_run_delay(current) - delay);
 		if (!ino)
 			break;
 		dunwind_barrier_wait(s, dev, ino);

@@ -24,9 +24,9 @@
  * dunwind_cycles_ns() - TSC cycles counted by the module as nanoseconds
  * @cycles:	a sum of dunwind_cycles() differences
  *
- * A sum can be "negative" (differences on two CPUs go back, and
- * dunwind_walk_unwait() takes waits out of counters other walks grow
- * too): that is no time, not 2^64 cycles.  Divided first, so that no
+ * A sum that reads "negative" (it should not: differences are clamped
+ * at 0, and a walk takes its waits only out of what it counted itself)
+ * is no time, not 2^64 cycles.  Divided first, so that no
  * value traps: mul_u64_u32_div()'s x86 div faults (#DE) when the
  * quotient passes 64 bits, as a sum of -233 million cycles at 363 MHz did.
  *
