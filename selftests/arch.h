@@ -21,15 +21,14 @@
 	"x86-64 only: aarch64's ld.so has no CFA in a callee-saved register (sp, x29, x0) " \
 	"for the %rbx extension to follow"
 /*
- * sframe_reg_test's qsort_unregistered_breaks (libc without its table):
- * the one run on 6.12-arm64 (TCG) was killed by the harness at 120 s, where
- * qsort_registered took its samples; why is not found yet.
+ * sframe_reg_test's qsort_unregistered_breaks shows that x86-64 walks
+ * through Debian's libc need its table.  Debian's aarch64 libc keeps frame
+ * records on qsort's path (x29/x30 saved and x29 set), so the frame-pointer
+ * walk reaches main without one: 2139 of 2139 stacks on 6.12-arm64.
  */
-#define DW_ARCH_UNREG_TIMEOUT \
-	"arm64: timed out at 120 s without libc's table (measured on 6.12-arm64, TCG; issue 31)"
-/* sframe_huge and the stress tests write AMD64 tables, which the arm64 module refuses. */
-#define DW_ARCH_NO_SFRAME \
-	"the test's SFrame tables are AMD64 ones, not aarch64 yet (issue 31)"
+#define DW_ARCH_LIBC_FRAME_RECORDS \
+	"arm64: Debian's aarch64 libc keeps frame records on qsort's path: frame pointers " \
+	"reach main without its table (2139 of 2139 stacks measured on 6.12-arm64)"
 /* vdso_test: the generator's answer for the 6.12 arm64 kernel's vDSO. */
 #define DW_ARCH_VDSO_NO_CFI \
 	"arm64: the generator finds no CFI or no build-id in the 6.12 vDSO (-ENODATA, measured)"

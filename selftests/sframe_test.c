@@ -422,7 +422,6 @@ static __u64 worst_user_walk(const struct dw_records *r)
  */
 TEST_F_TIMEOUT(sframe, huge_table_in_own_memory, 120)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_SFRAME);
 	struct dw_records_opts o = { .ms = 3000, .max_ms = 20000, .min_samples = 400 };
 	struct dw_chain_opts co = { .want = huge_want, .nr_want = 3, .in_func = "spin",
 				    .window = 1 };

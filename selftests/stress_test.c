@@ -703,25 +703,21 @@ static void hostile_sframe(struct __test_metadata *_metadata, const char *mib, c
 
 TEST_F_TIMEOUT(stress, hostile_sframe_huge, 180)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_SFRAME);
 	hostile_sframe(_metadata, "63", "good", self->vm_base);
 }
 
 TEST_F_TIMEOUT(stress, hostile_sframe_rewritten_while_read, 120)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_SFRAME);
 	hostile_sframe(_metadata, "4", "rewrite", self->vm_base);
 }
 
 TEST_F_TIMEOUT(stress, hostile_sframe_cyclic, 120)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_SFRAME);
 	hostile_sframe(_metadata, "4", "cyclic", self->vm_base);
 }
 
 TEST_F_TIMEOUT(stress, hostile_sframe_garbage, 120)
 {
-	DW_SKIP_WITHOUT(DW_ARCH_NO_SFRAME);
 	hostile_sframe(_metadata, "4", "garbage", self->vm_base);
 }
 

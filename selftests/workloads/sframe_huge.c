@@ -31,7 +31,25 @@
 
 #define PT_GNU_SFRAME	0x6474e554
 #define FDE_SIZE	20		/* SFrame v2 */
-#define FRE_SIZE	4		/* start, info, 2 one-byte words */
+
+/*
+ * The frame record's rule on each architecture: AMD64's return address is
+ * at a fixed CFA - 8 (in the header), so an FRE has 2 offsets, CFA and FP;
+ * AArch64 tracks it, so 3: CFA, RA (x30 of the frame record), FP (x29).
+ * CFA = FP + 16 puts the frame record (FP, RA) where both keep it.
+ */
+#if defined(__aarch64__)
+#define SF_ABI		2		/* AArch64, little-endian */
+#define SF_FIXED_RA	0		/* none: tracked */
+#define FRE_WORDS	3
+#elif defined(__x86_64__)
+#define SF_ABI		3		/* AMD64, little-endian */
+#define SF_FIXED_RA	(-8)
+#define FRE_WORDS	2
+#else
+#error "sframe_huge: no SFrame ABI for this architecture"
+#endif
+#define FRE_SIZE	(2 + FRE_WORDS)	/* start, info, one-byte words */
 
 extern const char __executable_start[];
 volatile unsigned long sframe_huge_counter;
@@ -41,7 +59,10 @@ static void put32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
-/* The table at @sec covering [@lo, @lo + @n) one byte per FDE: CFA = FP + 16, FP at CFA - 16. */
+/*
+ * The table at @sec covering [@lo, @lo + @n) one byte per FDE: CFA = FP + 16,
+ * FP at CFA - 16 (and on AArch64 RA at CFA - 8).
+ */
 static void build(uint8_t *sec, uintptr_t lo, uint32_t n, int cyclic)
 {
 	uint8_t *fde = sec + 28, *fre = fde + (size_t)n * FDE_SIZE;
@@ -51,9 +72,9 @@ static void build(uint8_t *sec, uintptr_t lo, uint32_t n, int cyclic)
 	sec[1] = 0xde;			/* magic, little-endian */
 	sec[2] = 2;			/* version */
 	sec[3] = 1;			/* FDEs sorted */
-	sec[4] = 3;			/* AMD64, little-endian */
+	sec[4] = SF_ABI;
 	sec[5] = 0;			/* FP tracked */
-	sec[6] = (uint8_t)-8;		/* RA at CFA - 8 */
+	sec[6] = (uint8_t)SF_FIXED_RA;
 	sec[7] = 0;			/* no auxiliary header */
 	put32(sec + 8, n);		/* FDEs */
 	put32(sec + 12, n);		/* FREs */
@@ -68,13 +89,15 @@ static void build(uint8_t *sec, uintptr_t lo, uint32_t n, int cyclic)
 		fde[16] = 0;			/* 1-byte FRE starts, PC-increment */
 		fde[17] = 0;
 		fre[0] = 0;			/* from the FDE's start */
-		fre[1] = 0 | 2 << 1;		/* CFA from FP (0; SP is 1), 2 one-byte words */
+		fre[1] = 0 | FRE_WORDS << 1;	/* CFA from FP (0; SP is 1), one-byte words */
 		fre[2] = 16;			/* CFA = FP + 16 */
 		if (cyclic) {
-			fre[1] = 1 | 2 << 1;	/* CFA = SP + 0: no progress */
+			fre[1] = 1 | FRE_WORDS << 1;	/* CFA = SP + 0: no progress */
 			fre[2] = 0;
 		}
-		fre[3] = (uint8_t)-16;		/* FP saved at CFA - 16 */
+		if (FRE_WORDS == 3)
+			fre[3] = (uint8_t)-8;	/* RA saved at CFA - 8 */
+		fre[FRE_WORDS + 1] = (uint8_t)-16;	/* FP saved at CFA - 16 */
 	}
 }
 
@@ -135,7 +158,10 @@ static void *rewrite(void *arg)
 
 __attribute__((noipa, noinline)) static void spin(void)
 {
-	/* A frame of its own (push rbp; mov rbp, rsp), which the table assumes. */
+	/*
+	 * A frame of its own (push rbp; mov rbp, rsp; or stp x29, x30;
+	 * mov x29, sp), which the table assumes.
+	 */
 	void *volatile frame = __builtin_frame_address(0);
 	unsigned long i;
 
@@ -177,7 +203,11 @@ int main(int argc, char **argv)
 	build(sec, ehdr, n, !strcmp(mode, "cyclic"));
 	if (!strcmp(mode, "garbage"))
 		garble(sec, size);
-	if (mprotect((void *)ehdr, page, PROT_READ | PROT_WRITE)) {
+	/*
+	 * Executable too: aarch64's linker puts the headers and .text in
+	 * one segment, so this page may hold the code that runs next.
+	 */
+	if (mprotect((void *)ehdr, page, PROT_READ | PROT_WRITE | PROT_EXEC)) {
 		perror("sframe_huge: mprotect");
 		return 1;
 	}
