@@ -220,8 +220,9 @@ FIXTURE_TEARDOWN(stress)
 
 #define NEED_STRESS_NG() do {						\
 	if (!self->have_stress_ng)					\
-		SKIP(return, "no %s in the guest: apt-get install stress-ng " \
-		     "(tools/deps) so that tools/vm/selftests adds it", STRESS_NG); \
+		SKIP(return, "no %s in the guest: tools/vm/selftests adds the host's " \
+		     "(apt-get install stress-ng, tools/deps) or on arm64 " \
+		     "tools/arm64-sysroot's", STRESS_NG);			\
 } while (0)
 
 /* The stressors: process life cycle, memory maps, signals. */
