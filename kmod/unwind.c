@@ -381,7 +381,7 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 	struct dunwind_frame f = { .ip = st->ip, .sp = st->sp, .fp = st->fp };
 	const struct dunwind_urule *rule;
 	struct dunwind_step_rule r;
-	unsigned long base = st->sp, lr;
+	unsigned long base = st->sp, lr = 0;
 	u8 stop;
 
 	if (!dunwind_unwind_rule(st, &rule))
@@ -397,6 +397,15 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 		stop = dunwind_step_lr(&r, &f, base, st->hi, st->exact, lr);
 	else
 		stop = DUNWIND_STOP_NO_INFO;
+	/*
+	 * A link register of 0 at the entry code is the root (AAPCS64: the
+	 * outermost frame's LR is 0; exec starts with x30 = 0), even where
+	 * the code's CFI marks the root only from a later instruction
+	 * (glibc's ld.so _start).  Asked only of a step that failed so.
+	 */
+	if (stop == DUNWIND_STOP_BAD_FRAME && rule->ra_aux && !lr && st->exact &&
+	    dunwind_unwind_at_entry(st))
+		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	if (stop)
 		return dunwind_unwind_end(st, stop);
 	/* f.sp is the CFA. */
