@@ -242,6 +242,35 @@ static int cfi_a64_reg(Dwarf_Frame *f, int reg, int why, int *undef, int *saved,
 	return -1;
 }
 
+/*
+ * The caller's SP is the CFA, and a function keeps its slots below it: a
+ * slot at CFA + k, k >= 0, lies in a push made after the call, by a
+ * trampoline that branched here (PLT0: "stp x16, x30, [sp, #-16]!").  The
+ * caller's SP is then above that push, which AAPCS64's 16-byte SP
+ * alignment makes ALIGN(k + 8, 16) long: the CFA moves up by it, the slots
+ * keep their addresses.  Return: -1, or the reason SFrame cannot say it.
+ */
+static int cfi_a64_above(struct dw_cfi_rule *r)
+{
+	__s64 top = -8, delta;
+
+	if (!r->ra_in_lr && r->ra_off > top)
+		top = r->ra_off;
+	if (r->fp_saved && r->fp_off > top)
+		top = r->fp_off;
+	if (top < 0)
+		return -1;
+	delta = (top + 8 + 15) & ~(__s64)15;
+	if (!cfi_fits32((__s64)r->cfa_off + delta))
+		return DW_SFRAME_GEN_RANGE;
+	r->cfa_off += (__s32)delta;
+	if (!r->ra_in_lr)
+		r->ra_off -= (__s32)delta;
+	if (r->fp_saved)
+		r->fp_off -= (__s32)delta;
+	return -1;
+}
+
 /**
  * dw_cfi_classify_a64() - dw_cfi_classify() for AArch64's CFI
  * @f, @ra_reg, @signal, @r: as for dw_cfi_classify(); the RA column is x30.
@@ -251,6 +280,11 @@ static int cfi_a64_reg(Dwarf_Frame *f, int reg, int why, int *undef, int *saved,
  * saved but x30 not is not said (an SFrame default FRE cannot skip the
  * RA).  DW_CFA_AARCH64_negate_ra_state leaves no trace: libdw does not
  * say it, and the walk strips every RA's PAC.
+ *
+ * A slot at or above the CFA (cfi_a64_above()) was pushed between the call
+ * and the code, as glibc's lazy PLT0 pushes x16 and x30 before it branches
+ * to _dl_runtime_resolve, whose CFI keeps CFA = SP at its entry: the CFA is
+ * raised past the push.
  *
  * Context: user space.
  */
@@ -288,6 +322,8 @@ void dw_cfi_classify_a64(Dwarf_Frame *f, int ra_reg, bool signal, struct dw_cfi_
 			     &r->fp_off);
 	if (r->why < 0 && r->fp_saved && r->ra_in_lr)
 		r->why = DW_SFRAME_GEN_FP;
+	if (r->why < 0)
+		r->why = cfi_a64_above(r);
 }
 
 /**

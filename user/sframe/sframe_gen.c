@@ -14,6 +14,7 @@
  * Code with no CFI at all, between two FDEs, gets rules from its
  * instructions where they can be followed (gap_scan.c): the parent's side
  * of glibc's clone()/clone3() after the syscall, crtstuff's functions.
+ * On AArch64 only the linker's PLT does (plt_a64.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@
 #include "sframe/cfi_rule.h"
 #include "util/ehframe_hdr.h"
 #include "sframe/gap_scan.h"
+#include "sframe/plt_a64.h"
 #include "util/clock.h"
 #include "util/elf.h"
 #include "util/array.h"
@@ -84,7 +86,9 @@ static int gen_same_row(const struct dw_sframe_enc_row *a, const struct dw_sfram
 {
 	if (a->ra_undef || b->ra_undef)
 		return a->ra_undef == b->ra_undef;
+	/* AArch64 rows track the RA: in x30, or saved at an offset. */
 	return a->cfa.reg == b->cfa.reg && a->cfa.off == b->cfa.off &&
+	       a->ra.kind == b->ra.kind && a->ra.reg == b->ra.reg && a->ra.off == b->ra.off &&
 	       a->fp.kind == b->fp.kind && a->fp.off == b->fp.off &&
 	       a->rbx.kind == b->rbx.kind && a->rbx.off == b->rbx.off &&
 	       a->rbx_lost == b->rbx_lost;
@@ -278,6 +282,54 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 }
 
 /*
+ * AArch64: the linker's .plt, if it begins in [@lo, *@hi) and is the
+ * standard one (plt_a64.c), gets two FDEs: PLT0 (the RA in x30 until its
+ * push of x16 and x30, then at CFA - 8 with CFA = SP + 16) and the stubs
+ * (CFA = SP, the RA in x30).  *@hi moves past it; its bytes in *@n.
+ */
+static int gen_a64_plt(struct gen_ctx *c, __u64 lo, __u64 *hi, __u64 *n)
+{
+	struct dw_cfi_rule in_lr = { .why = -1, .cfa_reg = CFI_A64_REG_SP, .ra_in_lr = 1 };
+	struct dw_cfi_rule pushed = { .why = -1, .cfa_reg = CFI_A64_REG_SP, .cfa_off = 16,
+				      .ra_off = -8 };
+	const __u8 *code;
+	__u64 plt, end, stubs;
+	GElf_Shdr sh;
+	int err;
+
+	*n = 0;
+	if (!dw_elf_section(c->elf, ".plt", &sh) || sh.sh_type != SHT_PROGBITS ||
+	    !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_addr < lo || sh.sh_addr >= *hi ||
+	    sh.sh_size > UINT32_MAX)
+		return 0;
+	plt = sh.sh_addr;
+	end = plt + sh.sh_size;
+	stubs = plt + DW_PLT_A64_HEADER;
+	code = dw_elf_exec_bytes(c->elf, plt, end, &c->seg);
+	if (!code || dw_plt_a64_check(code, sh.sh_size))
+		return 0;
+	err = gen_end_run(c);
+	if (!err)
+		err = gen_add_row(c, &in_lr, plt, plt + DW_PLT_A64_PUSH_END);
+	if (!err)
+		err = gen_add_row(c, &pushed, plt + DW_PLT_A64_PUSH_END, stubs);
+	if (!err)
+		err = gen_end_run(c);
+	if (!err && stubs < end)
+		err = gen_add_row(c, &in_lr, stubs, end);
+	if (!err)
+		err = gen_end_run(c);
+	if (err)
+		return err;
+	*n = end - plt;
+	c->st->gap_bytes += *n;
+	c->st->text_covered_bytes += gen_in_text(c, plt, end);
+	if (*hi < end)
+		*hi = end;
+	return 0;
+}
+
+/*
  * No CFI at @pc: to the next FDE, covered from the instructions if they
  * allow, section by section (zero fill before .fini must not hide it).
  */
@@ -290,7 +342,9 @@ static int gen_no_cfi(struct gen_ctx *c, const struct dw_elf_range *rg, __u64 pc
 		return err;
 	/* With only .eh_frame (indexed), jump to the next FDE. */
 	*hi = c->starts && !c->dbg ? gen_next_start(c, pc, rg->hi) : pc + 1;
-	/* AArch64 gaps stay uncovered: never guessed. */
+	/* AArch64 gaps stay uncovered, never guessed, but for the linker's PLT. */
+	if (c->a64)
+		err = gen_a64_plt(c, pc, hi, &n);
 	for (a = pc; c->starts && !c->dbg && !c->a64 && !err && a < *hi; a = b, n += m) {
 		b = gen_next_section(c, a, *hi);
 		err = gen_gap(c, a, b, &m);

@@ -65,7 +65,8 @@ enum dw_sframe_gen_why {
  *			as "FP not saved").
  * @text_covered_bytes:	covered bytes inside .text.
  * @gap_bytes:		of the covered bytes, those without CFI whose rules
- *			come from following their instructions (gap_scan.c).
+ *			come from following their instructions (gap_scan.c;
+ *			AArch64: the linker's PLT, plt_a64.c).
  * @why:		uncovered executable bytes by enum dw_sframe_gen_why.
  * @dwarf_fdes:		DWARF FDEs seen (.eh_frame_hdr entries, else row runs).
  * @dwarf_rows:		DWARF CFI rows read.

@@ -5,7 +5,11 @@
  * pointers omitted, return addresses signed with pac-ret, -Wa,--gsframe)
  * gets from its .eh_frame an AArch64 table that answers like the
  * assembler's own .sframe at every PC both cover (CFA from SP or x29, the
- * RA in x30 or saved, x29 saved or not); gaps without CFI stay uncovered;
+ * RA in x30 or saved, x29 saved or not); gaps without CFI stay uncovered
+ * but for the linker's PLT, whose stubs get rows; x30 saved after the CFA
+ * moved is a row of its own;
+ * a slot that CFI puts above the CFA (glibc's lazy-binding resolver) moves
+ * the CFA above it;
  * Debian's arm64 libc (tools/arm64-sysroot) gets a table that validates.
  * Without the cross compiler (or the sysroot) the tests SKIP.
  */
@@ -142,8 +146,194 @@ TEST(gap_without_cfi_stays_uncovered)
 	ASSERT_EQ(0, dw_sframe_gen(bin, NULL, &r));
 	ASSERT_EQ(0, open_a64(&t, &m, r.table, r.table_size, r.sec_vaddr));
 	EXPECT_EQ(-ENOENT, dunwind_sframe_find(&t, nocfi + 4, &row));
-	EXPECT_EQ(0, r.stats.gap_bytes);
+	/* The linker's PLT is the only code without CFI that gets rows. */
+	snprintf(cmd, sizeof(cmd), "readelf -SW %s | sed -n 's/.* \\.plt  *PROGBITS  *[0-9a-f]*"
+		 "  *[0-9a-f]*  *\\([0-9a-f]*\\) .*/\\1/p'", bin);
+	out = cmd_output(cmd);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(strtoull(out, NULL, 16), r.stats.gap_bytes);
+	free(out);
 	dw_sframe_gen_free(&r);
+}
+
+/*
+ * glibc's aarch64 lazy-binding resolver's CFI: PLT0 pushed x16 and x30
+ * ("stp x16, x30, [sp, #-16]!") before branching here, and the CFI keeps
+ * CFA = SP at entry with x30 saved at CFA + 8, above the CFA.
+ */
+static const char *pushed_s =
+	"\t.text\n\t.globl resolver\n\t.type resolver, %function\nresolver:\n"
+	"\t.cfi_startproc\n\t.cfi_rel_offset x30, 8\n"
+	"\tstp x8, x9, [sp, -32]!\n\t.cfi_adjust_cfa_offset 32\n"
+	"\tnop\n"
+	"\tldp x8, x9, [sp], 32\n\t.cfi_adjust_cfa_offset -32\n"
+	"\tldp x16, x30, [sp], 16\n\tbr x16\n\t.cfi_endproc\n\t.size resolver, .-resolver\n";
+
+/* The rule at @pc: CFA = SP + @cfa, the RA at CFA + @ra, x29 unchanged. */
+static void expect_sp_rule(struct __test_metadata *_metadata, const struct dunwind_sframe_table *t,
+			   __u64 pc, __s32 cfa, __s32 ra)
+{
+	struct dunwind_sframe_row row;
+
+	ASSERT_EQ(0, dunwind_sframe_find(t, pc, &row)) TH_LOG("pc %#llx", pc);
+	EXPECT_EQ(DUNWIND_SFRAME_RULE_REG, row.cfa.kind);
+	EXPECT_EQ(31, row.cfa.reg);
+	EXPECT_EQ(cfa, row.cfa.off) TH_LOG("pc %#llx: CFA = SP + %d", pc, row.cfa.off);
+	EXPECT_EQ(DUNWIND_SFRAME_RULE_CFA, row.ra.kind);
+	EXPECT_EQ(1, row.ra.deref);
+	EXPECT_EQ(ra, row.ra.off) TH_LOG("pc %#llx: RA at CFA + %d", pc, row.ra.off);
+	EXPECT_EQ(DUNWIND_SFRAME_RULE_UNDEF, row.fp.kind);
+}
+
+TEST(slot_above_the_cfa_raises_it)
+{
+	struct dw_sframe_gen_result r;
+	struct dunwind_sframe_table t;
+	char rdir[] = "/tmp/dw_sframe_gen_a64_r_XXXXXX";
+	char cmd[2048], src[600], so[600], *out;
+	struct mem m;
+	__u64 at;
+
+	/* Assembled and linked without a C library: the cross binutils suffice. */
+	if (system("aarch64-linux-gnu-gcc --version >/dev/null 2>&1"))
+		SKIP(return, "no aarch64-linux-gnu-gcc: apt-get install gcc-aarch64-linux-gnu");
+	ASSERT_NE(NULL, mkdtemp(rdir));
+	snprintf(src, sizeof(src), "%s/r.s", rdir);
+	snprintf(so, sizeof(so), "%s/r.so", rdir);
+	ASSERT_EQ(0, write_text(src, pushed_s));
+	snprintf(cmd, sizeof(cmd), "aarch64-linux-gnu-gcc -shared -nostdlib -o %s %s && "
+		 "aarch64-linux-gnu-nm %s | sed -n 's/ T resolver$//p'", so, src, so);
+	out = cmd_output(cmd);
+	ASSERT_NE(NULL, out);
+	at = strtoull(out, NULL, 16);
+	free(out);
+	ASSERT_NE(0, at);
+	ASSERT_EQ(0, dw_sframe_gen(so, NULL, &r));
+	ASSERT_EQ(0, open_a64(&t, &m, r.table, r.table_size, r.sec_vaddr));
+	ASSERT_EQ(0, dunwind_sframe_validate(&t));
+	/* The caller's SP is above PLT0's 16 bytes; x30's slot stays where it is. */
+	expect_sp_rule(_metadata, &t, at, 16, -8);
+	expect_sp_rule(_metadata, &t, at + 4, 48, -8);
+	expect_sp_rule(_metadata, &t, at + 8, 48, -8);
+	expect_sp_rule(_metadata, &t, at + 12, 16, -8);
+	dw_sframe_gen_free(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", rdir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/* The rule at @pc: CFA = SP + @cfa, the RA still in x30. */
+static void expect_in_lr(struct __test_metadata *_metadata, const struct dunwind_sframe_table *t,
+			 __u64 pc, __s32 cfa)
+{
+	struct dunwind_sframe_row row;
+
+	ASSERT_EQ(0, dunwind_sframe_find(t, pc, &row)) TH_LOG("pc %#llx", pc);
+	EXPECT_EQ(31, row.cfa.reg);
+	EXPECT_EQ(cfa, row.cfa.off) TH_LOG("pc %#llx: CFA = SP + %d", pc, row.cfa.off);
+	EXPECT_EQ(DUNWIND_SFRAME_RULE_REG, row.ra.kind) TH_LOG("pc %#llx", pc);
+	EXPECT_EQ(30, row.ra.reg);
+	EXPECT_EQ(DUNWIND_SFRAME_RULE_UNDEF, row.fp.kind);
+}
+
+/*
+ * The linker writes no CFI for .plt: its standard stubs get CFA = SP and
+ * the RA in x30; PLT0 the same until its push of x16 and x30.
+ */
+TEST(plt_stubs_get_rows)
+{
+	char rdir[] = "/tmp/dw_sframe_gen_a64_p_XXXXXX";
+	char cmd[2048], src[600], so[600], *out;
+	struct dw_sframe_gen_result r;
+	struct dunwind_sframe_table t;
+	struct mem m;
+	__u64 plt;
+
+	if (system("aarch64-linux-gnu-gcc --version >/dev/null 2>&1"))
+		SKIP(return, "no aarch64-linux-gnu-gcc: apt-get install gcc-aarch64-linux-gnu");
+	ASSERT_NE(NULL, mkdtemp(rdir));
+	snprintf(src, sizeof(src), "%s/p.s", rdir);
+	snprintf(so, sizeof(so), "%s/p.so", rdir);
+	ASSERT_EQ(0, write_text(src, "\t.text\n\t.globl f\n\t.type f, %function\nf:\n"
+				"\t.cfi_startproc\n\tstp x29, x30, [sp, -16]!\n"
+				"\t.cfi_def_cfa_offset 16\n\t.cfi_offset 29, -16\n"
+				"\t.cfi_offset 30, -8\n\tbl ext_fn\n\tbl ext_gn\n"
+				"\tldp x29, x30, [sp], 16\n\t.cfi_restore 30\n\t.cfi_restore 29\n"
+				"\t.cfi_def_cfa_offset 0\n\tret\n\t.cfi_endproc\n"
+				"\t.size f, .-f\n"));
+	snprintf(cmd, sizeof(cmd), "aarch64-linux-gnu-gcc -shared -nostdlib -o %s %s && "
+		 "aarch64-linux-gnu-objdump -d %s | sed -n 's/^\\([0-9a-f]*\\) <\\.plt>:$/\\1/p'",
+		 so, src, so);
+	out = cmd_output(cmd);
+	ASSERT_NE(NULL, out);
+	plt = strtoull(out, NULL, 16);
+	free(out);
+	ASSERT_NE(0, plt);
+	ASSERT_EQ(0, dw_sframe_gen(so, NULL, &r));
+	ASSERT_EQ(0, open_a64(&t, &m, r.table, r.table_size, r.sec_vaddr));
+	ASSERT_EQ(0, dunwind_sframe_validate(&t));
+	EXPECT_EQ(32 + 2 * 16, r.stats.gap_bytes);
+	expect_in_lr(_metadata, &t, plt, 0);
+	expect_sp_rule(_metadata, &t, plt + 4, 16, -8);
+	expect_sp_rule(_metadata, &t, plt + 28, 16, -8);
+	expect_in_lr(_metadata, &t, plt + 32, 0);
+	expect_in_lr(_metadata, &t, plt + 44, 0);
+	expect_in_lr(_metadata, &t, plt + 48 + 12, 0);
+	dw_sframe_gen_free(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", rdir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
+ * x30 saved one instruction after the CFA moved (gcc without frame
+ * pointers: "stp x19, x20, [sp, -64]!" then "str x30, [sp, 16]"): two rows
+ * with the same CFA, the RA in x30 then saved.
+ */
+static const char *ra_later_s =
+	"\t.text\n\t.globl f\n\t.type f, %function\nf:\n\t.cfi_startproc\n"
+	"\tstp x19, x20, [sp, -64]!\n\t.cfi_def_cfa_offset 64\n"
+	"\t.cfi_offset 19, -64\n\t.cfi_offset 20, -56\n"
+	"\tstr x30, [sp, 16]\n\t.cfi_offset 30, -48\n"
+	"\tnop\n\tldr x30, [sp, 16]\n\t.cfi_restore 30\n"
+	"\tldp x19, x20, [sp], 64\n\t.cfi_restore 20\n\t.cfi_restore 19\n"
+	"\t.cfi_def_cfa_offset 0\n\tret\n\t.cfi_endproc\n\t.size f, .-f\n";
+
+TEST(ra_saved_after_the_cfa_moved_is_a_row_of_its_own)
+{
+	char rdir[] = "/tmp/dw_sframe_gen_a64_l_XXXXXX";
+	char cmd[2048], src[600], so[600], *out;
+	struct dw_sframe_gen_result r;
+	struct dunwind_sframe_table t;
+	struct mem m;
+	__u64 f;
+
+	if (system("aarch64-linux-gnu-gcc --version >/dev/null 2>&1"))
+		SKIP(return, "no aarch64-linux-gnu-gcc: apt-get install gcc-aarch64-linux-gnu");
+	ASSERT_NE(NULL, mkdtemp(rdir));
+	snprintf(src, sizeof(src), "%s/l.s", rdir);
+	snprintf(so, sizeof(so), "%s/l.so", rdir);
+	ASSERT_EQ(0, write_text(src, ra_later_s));
+	snprintf(cmd, sizeof(cmd), "aarch64-linux-gnu-gcc -shared -nostdlib -o %s %s && "
+		 "aarch64-linux-gnu-nm %s | sed -n 's/ T f$//p'", so, src, so);
+	out = cmd_output(cmd);
+	ASSERT_NE(NULL, out);
+	f = strtoull(out, NULL, 16);
+	free(out);
+	ASSERT_NE(0, f);
+	ASSERT_EQ(0, dw_sframe_gen(so, NULL, &r));
+	ASSERT_EQ(0, open_a64(&t, &m, r.table, r.table_size, r.sec_vaddr));
+	expect_in_lr(_metadata, &t, f, 0);
+	{
+		struct dunwind_sframe_row row;
+
+		ASSERT_EQ(0, dunwind_sframe_find(&t, f + 4, &row));
+		EXPECT_EQ(64, row.cfa.off);
+		EXPECT_EQ(DUNWIND_SFRAME_RULE_REG, row.ra.kind) TH_LOG("x30 not saved yet");
+	}
+	expect_sp_rule(_metadata, &t, f + 8, 64, -48);
+	expect_sp_rule(_metadata, &t, f + 12, 64, -48);
+	dw_sframe_gen_free(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", rdir);
+	EXPECT_EQ(0, system(cmd));
 }
 
 TEST(debian_arm64_libc)
