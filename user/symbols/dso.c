@@ -484,6 +484,17 @@ int dw_dso_file_to_vaddr(const struct dw_dso *d, uint64_t foff, uint64_t *vaddr)
 	return -ENOENT;
 }
 
+/*
+ * An AArch64 (or ARM) mapping symbol: "$x", "$d" (and "$a", "$t"), alone
+ * or with a ".suffix", which marks where code or data begins, and names
+ * nothing.
+ */
+static int is_mapping_symbol(const char *name)
+{
+	return name[0] == '$' && name[1] && strchr("xdat", name[1]) &&
+	       (!name[2] || name[2] == '.');
+}
+
 /**
  * dw_dso_resolve() - symbol, source line and inline frames of an address
  * @d:		file from dw_dso_get()
@@ -508,6 +519,11 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 	if (!d->mod || d->stale)
 		return -ENOENT;
 	res->name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
+	/* The nearest symbol below may be a mapping symbol: no name. */
+	if (res->name && is_mapping_symbol(res->name)) {
+		res->name = NULL;
+		off = 0;
+	}
 	res->off = off;
 	if (res->name) {
 		res->start = vaddr - off;

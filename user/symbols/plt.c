@@ -64,20 +64,24 @@ static int read_plt_names(struct dw_plt *p, Elf *elf, Elf_Scn *rela, GElf_Shdr *
 /*
  * Where the PLT stubs are: with .plt.sec (IBT), its entry i jumps through
  * .rela.plt[i] and the .plt entry i + 1 is its lazy-binding half; without,
- * .plt entry i + 1 does (entry 0 is the resolver's).
+ * .plt entry i + 1 does (entry 0 is the resolver's).  AArch64's resolver
+ * entry (PLT0) is 32 bytes, two of its 16-byte stubs: .plt entry i + 2.
  */
 static void read_plt(struct dw_plt *p, Dwfl_Module *mod)
 {
 	GElf_Shdr sh, rsh = { 0 };
 	Elf_Scn *scn = NULL, *rela = NULL;
 	GElf_Addr bias;
+	GElf_Ehdr eh;
 	Elf *elf;
-	size_t shstrndx;
+	size_t shstrndx, first = 1;
 
 	p->read = 1;
 	elf = dwfl_module_getelf(mod, &bias);
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) || !gelf_getehdr(elf, &eh))
 		return;
+	if (eh.e_machine == EM_AARCH64)
+		first = 2;
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 
@@ -87,9 +91,9 @@ static void read_plt(struct dw_plt *p, Dwfl_Module *mod)
 			rela = scn;
 			rsh = sh;
 		} else if (!strcmp(name, ".plt") && sh.sh_type == SHT_PROGBITS) {
-			/* Entry 0 is the resolver's: entry k is relocation k - 1. */
+			/* The resolver's entries first: entry k is relocation k - first. */
 			p->sec[0] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,
-							 sh.sh_entsize ? sh.sh_entsize : 16, 1 };
+							 sh.sh_entsize ? sh.sh_entsize : 16, first };
 			p->lazy = elf_getdata(scn, NULL);
 		} else if (!strcmp(name, ".plt.sec") && sh.sh_type == SHT_PROGBITS) {
 			p->sec[1] = (struct dw_plt_sec){ sh.sh_addr, sh.sh_size,

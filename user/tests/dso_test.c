@@ -576,6 +576,30 @@ TEST(a_plt_stub_is_named_func_at_plt)
 }
 
 /*
+ * AArch64: PLT0 is two stubs long, and the linker marks .plt with the
+ * mapping symbol "$x", the nearest symbol below every stub, which names
+ * nothing: "ext_fn@plt" all the same.
+ */
+TEST(an_aarch64_plt_stub_is_named_func_at_plt)
+{
+	char path[PATH_MAX + 64];
+	unsigned long long plt = 0;
+
+	NEED_BUILT();
+	if (sh("aarch64-linux-gnu-gcc --version"))
+		SKIP(return, "no aarch64-linux-gnu-gcc: apt-get install gcc-aarch64-linux-gnu");
+	ASSERT_EQ(0, sh("printf '\t.text\n\t.globl f\n\t.type f, %%function\nf:\n"
+			"\tstp x29, x30, [sp, -16]!\n\tbl ext_fn\n\tbl ext_gn\n"
+			"\tldp x29, x30, [sp], 16\n\tret\n\t.size f, .-f\n' >a64plt.s && "
+			"aarch64-linux-gnu-gcc -shared -nostdlib -o a64plt.so a64plt.s && "
+			"readelf -sW a64plt.so | grep -q ' [$]x$' && "
+			"aarch64-linux-gnu-objdump -d a64plt.so | grep '<ext_gn@plt>:' >a64plt.txt"));
+	ASSERT_EQ(0, read_hex("a64plt.txt", &plt));
+	snprintf(path, sizeof(path), "%s/a64plt.so", dir);
+	expect_plt_stub(_metadata, path, plt, "ext_gn@plt");
+}
+
+/*
  * libc's own calls to its IFUNCs (memcpy) go through IRELATIVE PLT slots
  * that are not in stub order: "*ABS*+0xRESOLVER@plt" to objdump, the
  * IFUNC symbol at RESOLVER to us ("memcpy@plt").
