@@ -117,9 +117,10 @@ static int cache_table_valid(struct dw_sframe_tab *t, unsigned int version)
 	int err;
 
 	err = dw_sframe_file_open(&f, &tab);
-	tab.ext = dw_sframe_reg_ext(version);
-	if (!err)
+	if (!err) {
+		tab.ext = dw_sframe_reg_ext(version, tab.abi);
 		err = dunwind_sframe_validate(&tab);
+	}
 	return err ? -EINVAL : 0;
 }
 

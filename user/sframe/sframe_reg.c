@@ -90,7 +90,8 @@ static int reg_get_table(int fd, const struct dw_sframe_reg_opts *o, const struc
 	}
 	if (o->flags & DW_SFRAME_REG_CACHE_ONLY)
 		return -EAGAIN;
-	if (dw_sframe_reg_ext(version) & DUNWIND_SFRAME_EXT_RBX)
+	/* The generator leaves it out of an AArch64 file's table (no %rbx). */
+	if (dw_sframe_reg_ext(version, DUNWIND_SFRAME_ABI_AMD64_LE) & DUNWIND_SFRAME_EXT_RBX)
 		go.flags |= DW_SFRAME_GEN_RBX;
 	err = dw_sframe_gen_fd(fd, &go, &gr);
 	res->gen_ns = gr.stats.gen_ns;
@@ -145,8 +146,8 @@ static int reg_fd(int dev_fd, int fd, const struct dw_sframe_reg_opts *o, int sk
 		memset(&reg, 0, sizeof(reg));
 		reg.size = sizeof(reg);
 		reg.flags = (o->flags & DW_SFRAME_REG_PIN) ? DUNWIND_REG_PIN : 0;
-		if (dw_sframe_reg_ext(o->version ? o->version : DUNWIND_SFRAME_V3) &
-		    DUNWIND_SFRAME_EXT_RBX)
+		if (dw_sframe_reg_ext(o->version ? o->version : DUNWIND_SFRAME_V3,
+				      t.size > 4 ? t.data[4] : 0) & DUNWIND_SFRAME_EXT_RBX)
 			reg.flags |= DUNWIND_REG_RBX;
 		reg.flags |= vdso ? DUNWIND_REG_VDSO : 0;
 		reg.fd = vdso ? -1 : fd;

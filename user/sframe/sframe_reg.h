@@ -36,11 +36,14 @@ struct dw_sframe_reg_opts {
 
 /*
  * dw_sframe_reg_ext() - DUNWIND_SFRAME_EXT_* of the tables generated and
- * registered as SFrame @version: v3 ones say where %rbx is at every PC.
+ * registered as SFrame @version for @abi (DUNWIND_SFRAME_ABI_*, the
+ * header's byte 4): v3 AMD64 ones say where %rbx is at every PC; an
+ * AArch64 table has no %rbx (the module refuses DUNWIND_REG_RBX on it).
  */
-static inline unsigned int dw_sframe_reg_ext(unsigned int version)
+static inline unsigned int dw_sframe_reg_ext(unsigned int version, unsigned int abi)
 {
-	return version == DUNWIND_SFRAME_V3 ? DUNWIND_SFRAME_EXT_RBX : 0;
+	return version == DUNWIND_SFRAME_V3 && abi == DUNWIND_SFRAME_ABI_AMD64_LE ?
+	       DUNWIND_SFRAME_EXT_RBX : 0;
 }
 
 /* Where a file's table came from. */
