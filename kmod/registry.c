@@ -194,9 +194,10 @@ static struct dunwind_reg *dunwind_reg_new(const struct dunwind_sframe_reg *r)
 	ret = dunwind_sframe_open(&e->table, &src, r->sec_vaddr);
 	if (!ret && !(e->table.flags & DUNWIND_SFRAME_F_FDE_SORTED))
 		ret = -DUNWIND_SFRAME_EINVAL;	/* would be scanned linearly */
-	/* The %rbx extension says something only in v3's flex FREs. */
+	/* The %rbx extension says something only in an AMD64 v3 table's flex FREs. */
 	if (!ret && (r->flags & DUNWIND_REG_RBX)) {
-		if (e->table.version != DUNWIND_SFRAME_V3)
+		if (e->table.version != DUNWIND_SFRAME_V3 ||
+		    e->table.abi != DUNWIND_SFRAME_ABI_AMD64_LE)
 			ret = -DUNWIND_SFRAME_EINVAL;
 		e->table.ext = DUNWIND_SFRAME_EXT_RBX;
 	}

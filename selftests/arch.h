@@ -41,9 +41,15 @@
 #define DW_ARCH_KSTACK_PARTIAL \
 	"arm64: some kernel stacks of flagged samples lack the walk's frame (issue 31)"
 #define DW_SKIP_WITHOUT(what)	SKIP(return, "%s", what)
+#define DW_SKIP_UNLESS_A64(what)	do { } while (0)
 #else
 #define DW_SKIP_WITHOUT(what)	do { } while (0)
+#define DW_SKIP_UNLESS_A64(what)	SKIP(return, "%s", what)
 #endif
+
+/* What only an aarch64 suite tests (DW_SKIP_UNLESS_A64). */
+#define DW_ARCH_ONLY_A64_TABLE \
+	"aarch64 only: the tables generated here are AMD64 ones, which may carry %rbx"
 
 /* Why a workload that needs the assembler's --gsframe was not built. */
 #define DW_NO_GSFRAME_WORKLOAD	"the assembler lacks --gsframe (binutils >= 2.40)"

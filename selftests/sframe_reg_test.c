@@ -268,6 +268,7 @@ enum badreg_kind {
 	BAD_NONE, BAD_MAGIC, BAD_UNSORTED, BAD_TRUNCATED, BAD_BUILD_ID, BAD_FD, BAD_NOT_ELF,
 	BAD_DIRECTORY,
 	BAD_RBX_V2,		/* DUNWIND_REG_RBX on a v2 table */
+	BAD_RBX_A64,		/* DUNWIND_REG_RBX on an AArch64 v3 table */
 };
 
 FIXTURE(badreg) {
@@ -291,6 +292,7 @@ FIXTURE_VARIANT_ADD(badreg, bad_fd) { .kind = BAD_FD, .err = EBADF };
 FIXTURE_VARIANT_ADD(badreg, not_elf) { .kind = BAD_NOT_ELF, .err = ENOEXEC };
 FIXTURE_VARIANT_ADD(badreg, directory) { .kind = BAD_DIRECTORY, .err = ENOEXEC };
 FIXTURE_VARIANT_ADD(badreg, rbx_on_v2) { .kind = BAD_RBX_V2, .err = EINVAL };
+FIXTURE_VARIANT_ADD(badreg, rbx_on_aarch64) { .kind = BAD_RBX_A64, .err = EINVAL };
 
 FIXTURE_SETUP(badreg)
 {
@@ -302,6 +304,10 @@ FIXTURE_SETUP(badreg)
 	self->dev = -1;
 	if (variant->kind == BAD_RBX_V2)
 		DW_SKIP_WITHOUT(DW_ARCH_NO_RBX);
+	if (variant->kind == BAD_RBX_A64) {
+		DW_SKIP_UNLESS_A64(DW_ARCH_ONLY_A64_TABLE);
+		go.version = DUNWIND_SFRAME_V3;
+	}
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
 	self->dev = open(DUNWIND_DEVICE, O_RDWR | O_CLOEXEC);
@@ -401,6 +407,11 @@ TEST_F(badreg, register_errno)
 		break;
 	case BAD_RBX_V2:
 		ASSERT_EQ(DUNWIND_SFRAME_V2, table[2]);
+		reg.flags = DUNWIND_REG_RBX;
+		break;
+	case BAD_RBX_A64:
+		ASSERT_EQ(DUNWIND_SFRAME_V3, table[2]);
+		ASSERT_EQ(DUNWIND_SFRAME_ABI_AARCH64_LE, table[4]);
 		reg.flags = DUNWIND_REG_RBX;
 		break;
 	}

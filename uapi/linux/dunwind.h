@@ -333,8 +333,8 @@ struct dunwind_stats {
  * The module copies the table, validates every FDE and FRE, and shares one
  * copy among all sessions that register the same file (reference counted).
  * Errors: EPERM; EBADF; EINVAL (bad flags, reserved, sizes, a malformed
- * table, DUNWIND_REG_RBX on a table that is not v3, or DUNWIND_REG_VDSO
- * with @fd not -1); E2BIG (larger struct with non-zero tail); ENOEXEC
+ * table, DUNWIND_REG_RBX on a table that is not an AMD64 v3 one, or
+ * DUNWIND_REG_VDSO with @fd not -1); E2BIG (larger struct with non-zero tail); ENOEXEC
  * (not an x86-64 ELF; DUNWIND_REG_VDSO: the caller maps no vDSO);
  * ESTALE (build-id differs from the file's, or the caller's vDSO's);
  * ENOSPC (the module's cap would be exceeded); EEXIST (this session
