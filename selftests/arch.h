@@ -29,9 +29,13 @@
 #define DW_ARCH_LIBC_FRAME_RECORDS \
 	"arm64: Debian's aarch64 libc keeps frame records on qsort's path: frame pointers " \
 	"reach main without its table (2139 of 2139 stacks measured on 6.12-arm64)"
-/* vdso_test: the generator's answer for the 6.12 arm64 kernel's vDSO. */
+/*
+ * vdso_test: the 6.12 arm64 vDSO has no CFI: its linker script
+ * (arch/arm64/kernel/vdso/vdso.lds.S) discards .eh_frame and
+ * .eh_frame_hdr, so the generator answers -ENODATA.
+ */
 #define DW_ARCH_VDSO_NO_CFI \
-	"arm64: the generator finds no CFI or no build-id in the 6.12 vDSO (-ENODATA, measured)"
+	"arm64: the 6.12 vDSO has no CFI (vdso.lds.S discards .eh_frame): no table to generate"
 /*
  * walk_overhead_test (runs since the SFrame workloads are built on arm64):
  * a few flagged samples (12 of ~5000, one kernel IP, 7 frames) have a
