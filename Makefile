@@ -13,6 +13,7 @@
 #                   flame graph and perf.data in out/demo/
 #   make vmtest     only the VM selftests
 #   make bench      dunwind against perf (fp, dwarf, 7.2's fp,defer; -a, --off-cpu), exact mode
+#   make bench ARCH=arm64   the same table's arm64 section (the arm64 guest, TCG)
 #   make install    module into /lib/modules/$(KVER)/extra, dunwind into $(PREFIX)/bin,
 #                   its man pages and bash completion beside it (install-user: those only),
 #                   the module's sources and dkms.conf into /usr/src/dunwind-VERSION
@@ -95,8 +96,16 @@ demo:
 		{ tail -n 30 out/demo-build.log; exit 1; }
 	@tools/demo
 
+# ARCH=arm64: the arm64 section instead (the arm64 guest, its module,
+# recorder and perf; tools/bench --arch arm64).
+ifeq ($(ARCH),arm64)
+bench:
+	$(MAKE) -C user
+	tools/bench --arch arm64
+else
 bench: user
 	tools/bench
+endif
 
 # The exports read by the real tools (perf without the programs, go tool
 # pprof, speedscope in Chromium, perf script's form): one VM boot, kept out
