@@ -36,8 +36,8 @@ static inline bool dunwind_interp_any(const struct dunwind_session *s)
 
 const struct dunwind_interp *dunwind_interp_find(const struct dunwind_session *s, dev_t dev,
 						 unsigned long ino);
-const u64 *dunwind_interp_stack(struct dunwind_session *s, void **scratch, const u64 *ips,
-				unsigned int nr, unsigned int max, unsigned int *nr_out, bool *trunc);
+u64 *dunwind_interp_stack(struct dunwind_session *s, void **scratch, const u64 *ips,
+			  unsigned int nr, unsigned int max, unsigned int *nr_out, bool *trunc);
 void dunwind_interp_scratch_free(void *scratch);
 
 #endif /* DUNWIND_INTERP_H */

@@ -14,7 +14,9 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include "interp.h"
 
 /* Eval-loop calls one stack may hold frames for; the deeper ones get none. */
@@ -28,11 +30,19 @@ struct dunwind_interp_scan {
 	u16 idx[DUNWIND_INTERP_CALLS];		/* indices in the stack, ascending */
 };
 
-/* One mapping as the scan saw it. */
+/*
+ * One mapping as the scan saw it.  A mapping of a registered file keeps
+ * its eval-loop ranges as addresses in it (the file's ELF ranges plus its
+ * load bias there), so that each IP costs a compare per range.
+ */
 struct dunwind_interp_map {
 	unsigned long start, end;
-	u64 off;				/* its file offset at @start */
 	const struct dunwind_interp *reg;	/* its file's registration, or NULL */
+	u64 bias;				/* the file's load bias here */
+	u32 nr_eval;				/* 0 without @reg */
+	struct {
+		u64 lo, len;			/* [lo, lo + len), mod 2^64 */
+	} eval[DUNWIND_INTERP_MAX_RANGES];
 };
 
 /* Mappings a slot's scratch remembers: a stack's text is in a few. */
@@ -61,55 +71,62 @@ struct dunwind_interp_scratch {
 };
 
 /*
- * Is @pc, in @map of the file @reg registered, in an eval-loop range?
- * Sets *@bias to the file's load bias.
+ * @map of @vma, of the file @reg registered (or NULL): the IP at @pc is at
+ * ELF address pc - start + off - text_offset + text_vaddr, so an ELF range
+ * [r0, r1) is [r0 + bias, r1 + bias) here.
  */
-static bool dunwind_interp_in_eval(const struct dunwind_interp *reg,
-				   const struct dunwind_interp_map *map, unsigned long pc, u64 *bias)
+static void dunwind_interp_map_set(struct dunwind_interp_map *map, const struct vm_area_struct *vma,
+				   const struct dunwind_interp *reg)
 {
-	u64 vaddr = pc - map->start + map->off - reg->text_offset + reg->text_vaddr;
 	u32 i;
 
-	for (i = 0; i < reg->nr_ranges; i++) {
-		if (vaddr - reg->ranges[i][0] < reg->ranges[i][1] - reg->ranges[i][0]) {
-			*bias = pc - vaddr;
-			return true;
-		}
+	map->start = vma->vm_start;
+	map->end = vma->vm_end;
+	map->reg = reg;
+	map->nr_eval = reg ? reg->nr_ranges : 0;
+	if (!reg)
+		return;
+	map->bias = vma->vm_start - ((u64)vma->vm_pgoff << PAGE_SHIFT) + reg->text_offset -
+		    reg->text_vaddr;
+	for (i = 0; i < map->nr_eval; i++) {
+		map->eval[i].lo = reg->ranges[i][0] + map->bias;
+		map->eval[i].len = reg->ranges[i][1] - reg->ranges[i][0];
 	}
-	return false;
 }
 
 /* @vma as the scan sees it, in @map.  Context: mmap lock held. */
 static void dunwind_interp_vma(struct dunwind_session *s, struct vm_area_struct *vma,
 			       struct dunwind_interp_map *map)
 {
+	const struct dunwind_interp *reg = NULL;
 	const struct inode *inode;
 
-	map->start = vma->vm_start;
-	map->end = vma->vm_end;
-	map->off = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	map->reg = NULL;
 	if (vma->vm_file) {
 		inode = dunwind_vma_file_inode(vma->vm_file);
-		map->reg = dunwind_interp_find(s, inode->i_sb->s_dev, inode->i_ino);
+		reg = dunwind_interp_find(s, inode->i_sb->s_dev, inode->i_ino);
 	}
+	dunwind_interp_map_set(map, vma, reg);
 }
 
 /* IP @i, at @pc in @map: an eval-loop IP of the scan's file? */
-static void dunwind_interp_scan_ip(struct dunwind_interp_scan *sc,
-				   const struct dunwind_interp_map *map, unsigned long pc,
-				   unsigned int i)
+static __always_inline void dunwind_interp_scan_ip(struct dunwind_interp_scan *sc,
+						   const struct dunwind_interp_map *map,
+						   unsigned long pc, unsigned int i)
 {
-	const struct dunwind_interp *reg = map->reg;
-	u64 bias;
+	u32 k;
 
-	if (!reg || (sc->nr && reg != sc->reg) || !dunwind_interp_in_eval(reg, map, pc, &bias))
+	if (!map->nr_eval || (sc->nr && map->reg != sc->reg))
 		return;
-	if (!sc->nr) {
-		sc->reg = reg;
-		sc->runtime = reg->desc.runtime_vaddr + bias;
+	for (k = 0; k < map->nr_eval; k++) {
+		if (pc - map->eval[k].lo < map->eval[k].len) {
+			if (!sc->nr) {
+				sc->reg = map->reg;
+				sc->runtime = map->reg->desc.runtime_vaddr + map->bias;
+			}
+			sc->idx[sc->nr++] = i;
+			return;
+		}
 	}
-	sc->idx[sc->nr++] = i;
 }
 
 /* A return address (every IP but the first) is looked up in its call. */
@@ -289,12 +306,50 @@ static void dunwind_interp_merge(struct dunwind_interp_merge *m, const u64 *ips,
 	}
 }
 
+/* Reads of one chain between two chances to reschedule. */
+#define DUNWIND_INTERP_RESCHED	64
+
+/*
+ * The walker's reader (lib/interp.h): whole words, 8-aligned, in one user
+ * access window, where copy_from_user() costs several times as many
+ * instructions (the walker's reads are words but for a 4-byte MATCH, and
+ * a pointer followed may be misaligned: those take dunwind_uread()).
+ * @ctx counts the chain's reads.  A fatal signal ends the chain.
+ *
+ * Context: task_work of current (may sleep and fault).
+ * Return: 0, -EFAULT or -EINTR.
+ */
+static int dunwind_interp_uread(void *ctx, u64 addr, void *dst, u32 len)
+{
+	const u64 __user *src = (const u64 __user *)(unsigned long)addr;
+	unsigned int *reads = ctx;
+	u64 *to = dst;
+	u32 i;
+
+	if ((addr | len | (unsigned long)dst) & 7 || len > DUNWIND_INTERP_FRAME_MAX)
+		return dunwind_uread(NULL, addr, dst, len);
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	if (++*reads % DUNWIND_INTERP_RESCHED == 0)
+		cond_resched();
+	if (!user_access_begin(src, len))
+		return -EFAULT;
+	for (i = 0; i < len / 8; i++)
+		unsafe_get_user(to[i], &src[i], fault);
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /* Read the chain of @sc's interpreter: its frames in @m, newest first. */
 static void dunwind_interp_chain(const struct dunwind_interp_scan *sc,
 				 struct dunwind_interp_frame *f, unsigned int cap,
 				 struct dunwind_interp_merge *m)
 {
-	const struct dunwind_interp_mem mem = { .read = dunwind_uread, .ctx = NULL };
+	unsigned int reads = 0;
+	const struct dunwind_interp_mem mem = { .read = dunwind_interp_uread, .ctx = &reads };
 	struct dunwind_interp_env env = {};
 	u32 nf = 0;
 
@@ -303,10 +358,8 @@ static void dunwind_interp_chain(const struct dunwind_interp_scan *sc,
 	env.base[DUNWIND_INTERP_BASE_TLS] = dunwind_arch_tls_base();
 	env.key[DUNWIND_INTERP_KEY_TID] = task_pid_vnr(current);
 	env.key[DUNWIND_INTERP_KEY_TLS] = env.base[DUNWIND_INTERP_BASE_TLS];
-	m->reason = dunwind_interp_walk(&sc->reg->desc, &env, &mem, f, cap, &nf);
-	/* The descriptor was validated at registration: no -EINVAL here. */
-	if (WARN_ON_ONCE(m->reason < 0))
-		m->reason = DUNWIND_INTERP_STOP_BOUND;
+	/* Validated at registration (kmod/interp.c), never changed since. */
+	m->reason = dunwind_interp_walk_valid(&sc->reg->desc, &env, &mem, f, cap, &nf);
 	m->f = f;
 	m->nf = nf;
 }
@@ -333,13 +386,13 @@ static size_t dunwind_interp_scratch_size(unsigned int entries, unsigned int cap
  * @trunc:	set if @max cut native IPs off the result
  *
  * Context: task_work of current (may sleep and fault), current->mm set.
- * Return: the merged stack, *@nr_out entries in *@scratch, valid until the
- * slot's next walk; NULL if nothing is added (no IP in an eval loop, a
+ * Return: the merged stack, *@nr_out entries in *@scratch (room for @max),
+ * valid until the slot's next walk: the caller's stack from then; NULL if nothing is added (no IP in an eval loop, a
  * thread without frames, no memory, a fatal signal): the native stack
  * stands.
  */
-const u64 *dunwind_interp_stack(struct dunwind_session *s, void **scratch, const u64 *ips,
-				unsigned int nr, unsigned int max, unsigned int *nr_out, bool *trunc)
+u64 *dunwind_interp_stack(struct dunwind_session *s, void **scratch, const u64 *ips,
+			  unsigned int nr, unsigned int max, unsigned int *nr_out, bool *trunc)
 {
 	struct dunwind_interp_merge m = { .max = max };
 	unsigned int cap = min_t(unsigned int, max / 2, DUNWIND_INTERP_MAX_FRAMES);

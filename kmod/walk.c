@@ -23,7 +23,7 @@
 #define DUNWIND_WALK_SMALL	32
 
 struct dunwind_walk {
-	u64 *ips;			/* the walker's small array, or *@big */
+	u64 *ips;			/* the walker's small array, *@big, or *@interp's stack */
 	u64 **big;			/* the slot's array of @max, or NULL */
 	void **interp;			/* the slot's interpreter scratch */
 	struct dunwind_vma_memo *stack;	/* the slot's stack mapping */
@@ -198,13 +198,14 @@ static void dunwind_walk_cycles(struct dunwind_session *s, struct dunwind_walk *
 
 /*
  * Put the interpreter frames of @w's eval-loop frames into @w
- * (kmod/interp_stack.c), in the slot's scratch: only for a session with an
- * interpreter registered, else one load and a branch.
+ * (kmod/interp_stack.c), in the slot's scratch, which @w's stack then
+ * is until the slot's next walk: only for a session with an interpreter
+ * registered, else one load and a branch.
  */
 static void dunwind_walk_interp(struct dunwind_session *s, struct dunwind_walk *w)
 {
-	const u64 *ips;
 	unsigned int nr;
+	u64 *ips;
 	bool trunc;
 
 	if (!dunwind_interp_any(s))
@@ -212,9 +213,9 @@ static void dunwind_walk_interp(struct dunwind_session *s, struct dunwind_walk *
 	ips = dunwind_interp_stack(s, w->interp, w->ips, w->nr, w->max, &nr, &trunc);
 	if (!ips)
 		return;
-	if (nr > w->cap && dunwind_walk_grow(w))
-		return;
-	memcpy(w->ips, ips, nr * sizeof(u64));
+	/* The stack is the scratch's now: not copied back (@max entries there too). */
+	w->ips = ips;
+	w->cap = w->max;
 	w->nr = nr;
 	w->methods |= DUNWIND_UNWIND_INTERP;
 	if (trunc)

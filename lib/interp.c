@@ -163,12 +163,12 @@ static int ip_read(struct ip_walk *w, __u64 addr, __u32 off, void *dst, __u32 le
 
 static int ip_read_u(struct ip_walk *w, __u64 addr, __u32 off, __u32 size, __u64 *v)
 {
-	__u8 b[8];
+	__u64 b;
 	int err;
 
-	err = ip_read(w, addr, off, b, size);
+	err = ip_read(w, addr, off, &b, size);
 	if (!err)
-		*v = ip_le(b, size);
+		*v = ip_le((const __u8 *)&b, size);
 	return err;
 }
 
@@ -282,7 +282,11 @@ static int ip_is_entry(const struct dunwind_interp_desc *d, const __u8 *buf)
 	return v == d->entry_value;
 }
 
-/* Bytes of a frame to read: up to the end of its last field. */
+/*
+ * Bytes of a frame to read: up to the end of its last field, rounded up to
+ * 8 (a frame is 8-aligned, so the bytes added lie in the page of that
+ * field, and the read is whole words).
+ */
 static __u32 ip_window(const struct dunwind_interp_desc *d)
 {
 	__u32 end = d->entry_off + d->entry_size;
@@ -293,7 +297,7 @@ static __u32 ip_window(const struct dunwind_interp_desc *d)
 		end = d->frame_prev + 8;
 	if (d->frame_insn + 8 > end)
 		end = d->frame_insn + 8;
-	return end;
+	return (end + 7) & ~7U;
 }
 
 /* Check one frame's code object and instruction; fill @f.  0 or a stop reason. */
@@ -325,7 +329,8 @@ static int ip_frames(struct ip_walk *w, __u64 frame, struct dunwind_interp_frame
 		     __u32 max, __u32 *nr)
 {
 	const struct dunwind_interp_desc *d = w->d;
-	__u8 buf[DUNWIND_INTERP_FRAME_MAX];
+	__u64 words[DUNWIND_INTERP_FRAME_MAX / 8];
+	const __u8 *buf = (const __u8 *)words;
 	__u32 win = ip_window(d), seen = 0, lam = 0, pow = 1;
 	__u64 mark = frame;
 	int err, entry;
@@ -335,7 +340,7 @@ static int ip_frames(struct ip_walk *w, __u64 frame, struct dunwind_interp_frame
 			return DUNWIND_INTERP_STOP_BAD_FRAME;
 		if (++seen > 2 * DUNWIND_INTERP_MAX_FRAMES)
 			return DUNWIND_INTERP_STOP_BOUND;
-		err = ip_read(w, frame, 0, buf, win);
+		err = ip_read(w, frame, 0, words, win);
 		if (err)
 			return err;
 		entry = ip_is_entry(d, buf);
@@ -364,10 +369,10 @@ static int ip_frames(struct ip_walk *w, __u64 frame, struct dunwind_interp_frame
 	return DUNWIND_INTERP_STOP_END;
 }
 
-int dunwind_interp_walk(const struct dunwind_interp_desc *d,
-			const struct dunwind_interp_env *env,
-			const struct dunwind_interp_mem *mem,
-			struct dunwind_interp_frame *out, __u32 max, __u32 *nr)
+int dunwind_interp_walk_valid(const struct dunwind_interp_desc *d,
+			      const struct dunwind_interp_env *env,
+			      const struct dunwind_interp_mem *mem,
+			      struct dunwind_interp_frame *out, __u32 max, __u32 *nr)
 {
 	struct ip_walk w = { .d = d, .env = env, .mem = mem };
 	__u64 frame = 0;
@@ -375,8 +380,6 @@ int dunwind_interp_walk(const struct dunwind_interp_desc *d,
 	int err;
 
 	*nr = 0;
-	if (dunwind_interp_validate(d))
-		return IP_EINVAL;
 	w.found = 1;
 	for (i = 0; i < d->nr_steps; i++)
 		if (d->steps[i].op == DUNWIND_INTERP_OP_MATCH)
@@ -387,4 +390,15 @@ int dunwind_interp_walk(const struct dunwind_interp_desc *d,
 	if (err)
 		return err == IP_EMPTY ? DUNWIND_INTERP_STOP_END : err;
 	return ip_frames(&w, frame, out, max, nr);
+}
+
+int dunwind_interp_walk(const struct dunwind_interp_desc *d,
+			const struct dunwind_interp_env *env,
+			const struct dunwind_interp_mem *mem,
+			struct dunwind_interp_frame *out, __u32 max, __u32 *nr)
+{
+	*nr = 0;
+	if (dunwind_interp_validate(d))
+		return IP_EINVAL;
+	return dunwind_interp_walk_valid(d, env, mem, out, max, nr);
 }

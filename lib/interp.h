@@ -36,7 +36,10 @@
  * struct dunwind_interp_mem - where the thread's memory comes from.
  * @read:	copy @len bytes at address @addr into @dst; return 0 or a
  *		negative errno.  The walker asks for at most
- *		DUNWIND_INTERP_FRAME_MAX bytes at a time.
+ *		DUNWIND_INTERP_FRAME_MAX bytes at a time, into an 8-aligned
+ *		@dst, a multiple of 8 bytes but for a 4-byte MATCH; a
+ *		frame's read starts 8-aligned, a pointer's wherever the
+ *		pointers it followed lead.
  * @ctx:	passed to @read.
  */
 struct dunwind_interp_mem {
@@ -87,5 +90,21 @@ int dunwind_interp_walk(const struct dunwind_interp_desc *d,
 			const struct dunwind_interp_env *env,
 			const struct dunwind_interp_mem *mem,
 			struct dunwind_interp_frame *out, __u32 max, __u32 *nr);
+
+/**
+ * dunwind_interp_walk_valid() - dunwind_interp_walk() of a descriptor
+ * known to be valid
+ * @d:		a descriptor dunwind_interp_validate() accepted, unchanged
+ *		since (the kernel's registrations: checked once, when
+ *		registered)
+ * @env, @mem, @out, @max, @nr: as for dunwind_interp_walk()
+ *
+ * Context: as dunwind_interp_walk().
+ * Return: a DUNWIND_INTERP_STOP_* reason (>= 0).
+ */
+int dunwind_interp_walk_valid(const struct dunwind_interp_desc *d,
+			      const struct dunwind_interp_env *env,
+			      const struct dunwind_interp_mem *mem,
+			      struct dunwind_interp_frame *out, __u32 max, __u32 *nr);
 
 #endif /* DUNWIND_LIB_INTERP_H */
