@@ -36,14 +36,6 @@
  */
 #define DW_ARCH_VDSO_NO_CFI \
 	"arm64: the 6.12 vDSO has no CFI (vdso.lds.S discards .eh_frame): no table to generate"
-/*
- * walk_overhead_test (runs since the SFrame workloads are built on arm64):
- * a few flagged samples (12 of ~5000, one kernel IP, 7 frames) have a
- * kernel stack without the walk's frame, likely a fault taken in the walk
- * whose exception boundary the 6.12 arm64 stack walk does not cross.
- */
-#define DW_ARCH_KSTACK_PARTIAL \
-	"arm64: some kernel stacks of flagged samples lack the walk's frame (issue 31)"
 #define DW_SKIP_WITHOUT(what)	SKIP(return, "%s", what)
 #define DW_SKIP_UNLESS_A64(what)	do { } while (0)
 #else
