@@ -36,6 +36,14 @@
  */
 #define DW_ARCH_VDSO_NO_CFI \
 	"arm64: the 6.12 vDSO has no CFI (vdso.lds.S discards .eh_frame): no table to generate"
+/*
+ * tools/toolchain fetches Debian unstable's x86-64 gcc 16 and binutils
+ * 2.47: the SFrame v3 workloads and the container's root are built with
+ * them, on x86-64 only (selftests/Makefile's TOOLCHAIN3).
+ */
+#define DW_ARCH_NO_TOOLCHAIN3 \
+	"arm64: the unstable toolchain (SFrame v3 workloads, the container's root) is " \
+	"x86-64's; the arm64 suite is built without it"
 #define DW_SKIP_WITHOUT(what)	SKIP(return, "%s", what)
 #define DW_SKIP_UNLESS_A64(what)	do { } while (0)
 #else
