@@ -18,12 +18,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include "le.h"
 #include "sframe/plt_a64.h"
 
-static __u32 plt_insn(const __u8 *p)
-{
-	return (__u32)p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 | (__u32)p[3] << 24;
-}
+/* AArch64 instructions are little-endian words, whatever the data's order. */
+#define plt_insn(p)	dunwind_le32(p)
 
 /* adrp x16; ldr x17, [x16, #imm]; add x16, x16, #imm; br x17 at @p. */
 static int plt_is_stub(const __u8 *p)
