@@ -14,7 +14,10 @@
  * Code with no CFI at all, between two FDEs, gets rules from its
  * instructions where they can be followed (gap_scan.c): the parent's side
  * of glibc's clone()/clone3() after the syscall, crtstuff's functions.
- * On AArch64 only the linker's PLT does (plt_a64.c).
+ * On AArch64 only the linker's PLT does (plt_a64.c).  V8's embedded
+ * builtins (Node.js's Builtins_* functions) have no CFI and instructions
+ * no scan follows; V8 keeps the frame pointer in all of its code, so they
+ * get its rule (gen_v8()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +53,7 @@ struct gen_ctx {
 	__u64 *starts;			/* sorted DWARF FDE starts, or NULL */
 	size_t nstarts, next_idx;
 	struct dw_elf_range text;
+	struct dw_elf_range v8;		/* V8's embedded builtins, or empty */
 	/* Output being built. */
 	struct dw_sframe_enc_func *funcs;
 	size_t nfuncs, cap_funcs;
@@ -282,6 +286,62 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 }
 
 /*
+ * V8's embedded builtins: the extent of the file's Builtins_* functions
+ * in .symtab (V8's embedded blob; present unless the file is stripped).
+ * Only where there is no CFI is anything made of it (gen_no_cfi()), so a
+ * hostile symbol table can at most give FP rules to code without any.
+ */
+static void gen_find_v8(struct gen_ctx *c)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *name;
+	size_t i, n;
+
+	while ((scn = elf_nextscn(c->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+		return;
+	n = d->d_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    !sym.st_size || sym.st_value + sym.st_size < sym.st_value)
+			continue;
+		name = elf_strptr(c->elf, sh.sh_link, sym.st_name);
+		if (!name || strncmp(name, "Builtins_", 9))
+			continue;
+		if (c->v8.hi <= c->v8.lo || sym.st_value < c->v8.lo)
+			c->v8.lo = sym.st_value;
+		if (sym.st_value + sym.st_size > c->v8.hi)
+			c->v8.hi = sym.st_value + sym.st_size;
+	}
+}
+
+/*
+ * [lo, hi) inside V8's embedded builtins, which have no CFI: V8 keeps %rbp
+ * as the frame pointer in every builtin and in the code it compiles (its
+ * own stack walker relies on it), so the caller is at CFA = FP + 16, RA at
+ * CFA - 8, the caller's FP at CFA - 16.  A builtin's first instructions,
+ * before its push of %rbp, are not told apart: a sample there loses the
+ * builtin's caller, one frame, and walks on to the same root.
+ */
+static int gen_v8(struct gen_ctx *c, __u64 lo, __u64 hi)
+{
+	struct dw_cfi_rule g = { .why = -1, .cfa_reg = CFI_REG_FP, .cfa_off = 16,
+				 .fp_saved = 1, .fp_off = -16, .rbx_lost = c->rbx };
+	int err = gen_add_row(c, &g, lo, hi);
+
+	if (!err)
+		err = gen_end_run(c);
+	c->st->v8_bytes += hi - lo;
+	c->st->text_covered_bytes += gen_in_text(c, lo, hi);
+	return err;
+}
+
+/*
  * AArch64: the linker's .plt, if it begins in [@lo, *@hi) and is the
  * standard one (plt_a64.c), gets two FDEs: PLT0 (the RA in x30 until its
  * push of x16 and x30, then at CFA - 8 with CFA = SP + 16) and the stubs
@@ -347,6 +407,14 @@ static int gen_no_cfi(struct gen_ctx *c, const struct dw_elf_range *rg, __u64 pc
 		err = gen_a64_plt(c, pc, hi, &n);
 	for (a = pc; c->starts && !c->dbg && !c->a64 && !err && a < *hi; a = b, n += m) {
 		b = gen_next_section(c, a, *hi);
+		if (a >= c->v8.lo && a < c->v8.hi) {
+			b = b < c->v8.hi ? b : c->v8.hi;
+			m = b - a;
+			err = gen_v8(c, a, b);
+			continue;
+		}
+		if (a < c->v8.lo && b > c->v8.lo)
+			b = c->v8.lo;
 		err = gen_gap(c, a, b, &m);
 	}
 	c->st->why[DW_SFRAME_GEN_NO_CFI] += *hi - pc - n;
@@ -478,6 +546,8 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	if (dw_elf_section(elf, ".debug_frame", &sh))
 		r->stats.debug_frame_size = sh.sh_size;
 
+	if (!c.a64)
+		gen_find_v8(&c);
 	c.eh = dwarf_getcfi_elf(elf);
 	if (!(o->flags & DW_SFRAME_GEN_NO_DEBUG_FRAME) && r->stats.debug_frame_size) {
 		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);

@@ -67,6 +67,8 @@ enum dw_sframe_gen_why {
  * @gap_bytes:		of the covered bytes, those without CFI whose rules
  *			come from following their instructions (gap_scan.c;
  *			AArch64: the linker's PLT, plt_a64.c).
+ * @v8_bytes:		of the covered bytes, V8's embedded builtins (no CFI;
+ *			their frames found from FP, as V8 keeps it).
  * @why:		uncovered executable bytes by enum dw_sframe_gen_why.
  * @dwarf_fdes:		DWARF FDEs seen (.eh_frame_hdr entries, else row runs).
  * @dwarf_rows:		DWARF CFI rows read.
@@ -84,6 +86,7 @@ struct dw_sframe_gen_stats {
 	__u64 fp_undef_bytes;
 	__u64 text_covered_bytes;
 	__u64 gap_bytes;
+	__u64 v8_bytes;
 	__u64 why[DW_SFRAME_GEN_WHY_MAX];
 	__u64 dwarf_fdes;
 	__u64 dwarf_rows;

@@ -60,6 +60,9 @@ void dw_sframe_gen_print_stats(FILE *f, const struct dw_sframe_gen_result *r)
 	if (s->gap_bytes)
 		fprintf(f, "covered without CFI: %llu bytes (their instructions followed)\n",
 			(unsigned long long)s->gap_bytes);
+	if (s->v8_bytes)
+		fprintf(f, "covered as V8 builtins: %llu bytes (CFA = FP + 16)\n",
+			(unsigned long long)s->v8_bytes);
 	for (i = 0; i < DW_SFRAME_GEN_WHY_MAX; i++)
 		if (s->why[i])
 			fprintf(f, "uncovered: %llu bytes: %s\n", (unsigned long long)s->why[i],

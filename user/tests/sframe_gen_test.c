@@ -188,7 +188,11 @@ static const char t_prog[] =
 	"\".cfi_restore rbp\\nnop\\nret\\n.cfi_endproc\\n.size f_r12,.-f_r12\\n\"\n"
 	/* No CFI at all. */
 	"\".globl f_nocfi\\n.type f_nocfi,@function\\nf_nocfi:\\nnop\\nret\\n\"\n"
-	"\".size f_nocfi,.-f_nocfi\\n\");\n"
+	"\".size f_nocfi,.-f_nocfi\\n\"\n"
+	/* A V8 builtin: no CFI, a frame set up after its first instruction. */
+	"\".globl Builtins_DwTest\\n.type Builtins_DwTest,@function\\nBuiltins_DwTest:\\n\"\n"
+	"\"mov %rdi,%rax\\npush %rbp\\nmov %rsp,%rbp\\npop %rbp\\nret\\n\"\n"
+	"\".size Builtins_DwTest,.-Builtins_DwTest\\n\");\n"
 	"void f_fp(void); void f_expr(void); void f_rareg(void); void f_outer(void);\n"
 	"void f_r12(void); void f_nocfi(void);\n"
 	"__attribute__((noinline)) int c_func(int x) { return x * 3 + 1; }\n"
@@ -201,7 +205,7 @@ static char bin_nobid[300];
 
 /* The small program's symbols (made in main()). */
 static struct {
-	__u64 f_fp, f_expr, f_rareg, f_outer, f_r12, f_nocfi, c_func, plt, dbg_c_func;
+	__u64 f_fp, f_expr, f_rareg, f_outer, f_r12, f_nocfi, v8, c_func, plt, dbg_c_func;
 } sym;
 
 /* Compile the small program three ways: 0, or why not. */
@@ -228,6 +232,7 @@ static const char *prog_build(void)
 	sym.f_outer = t_sym(bin, "f_outer");
 	sym.f_r12 = t_sym(bin, "f_r12");
 	sym.f_nocfi = t_sym(bin, "f_nocfi");
+	sym.v8 = t_sym(bin, "Builtins_DwTest");
 	sym.c_func = t_sym(bin, "c_func");
 	sym.plt = t_section(bin, ".plt");
 	sym.dbg_c_func = t_sym(dbg, "c_func");
@@ -247,7 +252,7 @@ FIXTURE_SETUP(prog)
 		SKIP(return, "%s", c->skip);
 	ASSERT_EQ(0, c->err);
 	ASSERT_TRUE(sym.f_fp && sym.f_expr && sym.f_rareg && sym.f_outer && sym.f_r12 &&
-		    sym.f_nocfi && sym.c_func) TH_LOG("symbols of %s not found", c->path);
+		    sym.f_nocfi && sym.v8 && sym.c_func) TH_LOG("symbols of %s not found", c->path);
 	self->r = &c->r;
 }
 
@@ -301,6 +306,18 @@ TEST_F(prog, f_r12_cfa_in_r12_and_fp_in_rbx_uncovered)
 TEST_F(prog, f_nocfi_uncovered)
 {
 	EXPECT_EQ(-DUNWIND_SFRAME_ENOENT, t_find(self->r, sym.f_nocfi, &self->row));
+}
+
+/* Builtins_DwTest: mov (3) push %rbp (1) mov (3) pop %rbp (1) ret: FP's rule throughout. */
+TEST_F(prog, v8_builtin_without_cfi_takes_the_fp_rule)
+{
+	EXPECT_TRUE(t_rule(self->r, sym.v8, 6, 16, -16));
+	EXPECT_TRUE(t_rule(self->r, sym.v8 + 4, 6, 16, -16));
+	EXPECT_TRUE(t_rule(self->r, sym.v8 + 8, 6, 16, -16));
+	ASSERT_EQ(0, t_find(self->r, sym.v8, &self->row));
+	EXPECT_EQ(sym.v8, self->row.pc_lo);
+	EXPECT_EQ(sym.v8 + 9, self->row.pc_hi);
+	EXPECT_EQ(9, self->r->stats.v8_bytes);
 }
 
 /* A lazy PLT entry (jmp *got 6, push 5, jmp 5): SP+8, then SP+16 after the push. */
