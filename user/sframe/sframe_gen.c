@@ -24,6 +24,7 @@
 #include <gelf.h>
 #include <elfutils/libdw.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@
 
 #define GEN_MAX_ROWS	0xffff		/* v3 FRE count per FDE */
 #define GEN_MAX_RANGES	64
+#define GEN_V8_MIN_GAP	(512U << 10)	/* a stripped V8's builtins: at least this */
 
 struct gen_ctx {
 	struct dw_sframe_gen_stats *st;
@@ -54,6 +56,9 @@ struct gen_ctx {
 	size_t nstarts, next_idx;
 	struct dw_elf_range text;
 	struct dw_elf_range v8;		/* V8's embedded builtins, or empty */
+	int v8_lib;			/* V8 is in the file, its builtins unnamed */
+	int v8_survey;			/* first pass: find the largest gap, emit nothing */
+	struct dw_elf_range v8_gap;	/* the largest gap without CFI in .text */
 	/* Output being built. */
 	struct dw_sframe_enc_func *funcs;
 	size_t nfuncs, cap_funcs;
@@ -285,13 +290,9 @@ static int gen_gap(struct gen_ctx *c, __u64 lo, __u64 hi, __u64 *n)
 	return err;
 }
 
-/*
- * V8's embedded builtins: the extent of the file's Builtins_* functions
- * in .symtab (V8's embedded blob; present unless the file is stripped).
- * Only where there is no CFI is anything made of it (gen_no_cfi()), so a
- * hostile symbol table can at most give FP rules to code without any.
- */
-static void gen_find_v8(struct gen_ctx *c)
+/* The symbols of the file's section of type @type (SHT_SYMTAB, SHT_DYNSYM), each to @fn. */
+static void gen_syms(struct gen_ctx *c, Elf64_Word type,
+		     void (*fn)(struct gen_ctx *c, const GElf_Sym *sym, const char *name))
 {
 	Elf_Scn *scn = NULL;
 	Elf_Data *d;
@@ -301,23 +302,53 @@ static void gen_find_v8(struct gen_ctx *c)
 	size_t i, n;
 
 	while ((scn = elf_nextscn(c->elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
 			break;
 	if (!scn || !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
 		return;
 	n = d->d_size / sh.sh_entsize;
-	for (i = 0; i < n; i++) {
-		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    !sym.st_size || sym.st_value + sym.st_size < sym.st_value)
+	for (i = 0; i < n && i <= INT_MAX; i++) {
+		if (!gelf_getsym(d, (int)i, &sym))
 			continue;
 		name = elf_strptr(c->elf, sh.sh_link, sym.st_name);
-		if (!name || strncmp(name, "Builtins_", 9))
-			continue;
-		if (c->v8.hi <= c->v8.lo || sym.st_value < c->v8.lo)
-			c->v8.lo = sym.st_value;
-		if (sym.st_value + sym.st_size > c->v8.hi)
-			c->v8.hi = sym.st_value + sym.st_size;
+		if (name)
+			fn(c, &sym, name);
 	}
+}
+
+/* A Builtins_* function: the builtins' extent grows to hold it. */
+static void gen_v8_builtin(struct gen_ctx *c, const GElf_Sym *sym, const char *name)
+{
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size ||
+	    sym->st_value + sym->st_size < sym->st_value || strncmp(name, "Builtins_", 9))
+		return;
+	if (c->v8.hi <= c->v8.lo || sym->st_value < c->v8.lo)
+		c->v8.lo = sym->st_value;
+	if (sym->st_value + sym->st_size > c->v8.hi)
+		c->v8.hi = sym->st_value + sym->st_size;
+}
+
+/* V8 itself (v8::internal::Isolate::embedded_blob_code()), defined here. */
+static void gen_v8_isolate(struct gen_ctx *c, const GElf_Sym *sym, const char *name)
+{
+	if (sym->st_shndx != SHN_UNDEF && !strcmp(name, "_ZNK2v88internal7Isolate18embedded_blob_codeEv"))
+		c->v8_lib = 1;
+}
+
+/*
+ * V8's embedded builtins (its "embedded blob"): the extent of the file's
+ * Builtins_* functions in .symtab.  A stripped file (Debian's
+ * libnode.so.108) has no .symtab; if its .dynsym says V8 is in it, the
+ * blob is found by a first pass over the file instead (gen_elf(): its
+ * largest gap without CFI).  Only where there is no CFI is anything made
+ * of either (gen_no_cfi()), so a hostile symbol table can at most give
+ * FP rules to code without any.
+ */
+static void gen_find_v8(struct gen_ctx *c)
+{
+	gen_syms(c, SHT_SYMTAB, gen_v8_builtin);
+	if (c->v8.hi <= c->v8.lo)
+		gen_syms(c, SHT_DYNSYM, gen_v8_isolate);
 }
 
 /*
@@ -402,6 +433,15 @@ static int gen_no_cfi(struct gen_ctx *c, const struct dw_elf_range *rg, __u64 pc
 		return err;
 	/* With only .eh_frame (indexed), jump to the next FDE. */
 	*hi = c->starts && !c->dbg ? gen_next_start(c, pc, rg->hi) : pc + 1;
+	if (c->v8_survey) {
+		a = pc > c->text.lo ? pc : c->text.lo;
+		b = *hi < c->text.hi ? *hi : c->text.hi;
+		if (b > a && b - a > c->v8_gap.hi - c->v8_gap.lo) {
+			c->v8_gap.lo = a;
+			c->v8_gap.hi = b;
+		}
+		return 0;
+	}
 	/* AArch64 gaps stay uncovered, never guessed, but for the linker's PLT. */
 	if (c->a64)
 		err = gen_a64_plt(c, pc, hi, &n);
@@ -493,6 +533,33 @@ static int gen_range(struct gen_ctx *c, const struct dw_elf_range *rg)
 }
 
 /*
+ * A stripped file with V8 in it (gen_find_v8()): its embedded builtins
+ * are its largest gap without CFI in .text, if that is at least
+ * GEN_V8_MIN_GAP.  In Debian's libnode.so.108 that gap is 1,419,752
+ * bytes: the 1571 builtins its perf map names, then the bytecode
+ * handlers; the next largest is 41 bytes.  A first pass over the file
+ * finds it and keeps nothing else.
+ */
+static int gen_v8_survey(struct gen_ctx *c, const struct dw_elf_range *rg, size_t nrg)
+{
+	struct dw_sframe_gen_stats st = *c->st;
+	size_t i;
+	int err = 0;
+
+	c->v8_survey = 1;
+	for (i = 0; i < nrg && !err; i++)
+		err = gen_range(c, &rg[i]);
+	c->v8_survey = 0;
+	*c->st = st;
+	c->nfuncs = 0;
+	c->nrows = 0;
+	c->in_run = 0;
+	if (!err && c->v8_gap.hi - c->v8_gap.lo >= GEN_V8_MIN_GAP)
+		c->v8 = c->v8_gap;
+	return err;
+}
+
+/*
  * The executable ranges of @elf in @rg, their bytes counted in @st;
  * -EFBIG past DW_SFRAME_GEN_MAX_EXEC (every byte is visited, and a
  * segment's size in memory is the file's say).
@@ -561,6 +628,11 @@ static int gen_elf(Elf *elf, const struct dw_sframe_gen_opts *o, struct dw_sfram
 	if (c.eh && !dw_ehframe_hdr_find(elf, &hb, &hlen, &hvaddr)) {
 		err = dw_ehframe_hdr_starts(hb, hlen, hvaddr, &c.starts, &c.nstarts);
 		c.st->dwarf_fdes = c.nstarts;
+		if (err)
+			goto out;
+	}
+	if (c.v8_lib && c.starts && !c.dbg) {
+		err = gen_v8_survey(&c, rg, nrg);
 		if (err)
 			goto out;
 	}

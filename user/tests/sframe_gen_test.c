@@ -407,6 +407,78 @@ TEST(init_and_fini_covered_at_their_start)
 	dw_sframe_gen_free(&r);
 }
 
+/* ---------- a stripped library with V8 in it ---------- */
+
+/*
+ * A shared library, stripped, whose .text holds 600 KB without CFI (as
+ * V8's embedded builtins in Debian's libnode.so.108), and, if @v8, V8's
+ * v8::internal::Isolate::embedded_blob_code() in its .dynsym.  Its
+ * stripped path in @lib, the blob's address in *@blob: NULL, or why not.
+ */
+static const char *v8lib_build(int v8, char *lib, size_t size, __u64 *blob)
+{
+	static const char src_text[] =
+		"asm(\".text\\n.globl v8blob\\n.type v8blob,@function\\nv8blob:\\n\"\n"
+		"\"push %rbp\\nmov %rsp,%rbp\\npop %rbp\\nret\\n.skip 600000, 0xcc\\n\"\n"
+		"\".size v8blob,.-v8blob\\n\");\n"
+		"int dw_lib_func(int x) { return x * 7; }\n"
+		"#ifdef V8\n"
+		"void _ZNK2v88internal7Isolate18embedded_blob_codeEv(void) {}\n"
+		"#endif\n";
+	char src[300], full[320], cmd[1200];
+	FILE *f;
+
+	snprintf(src, sizeof(src), "%s/v8lib.c", tmpdir);
+	snprintf(full, sizeof(full), "%s/v8lib%d-full.so", tmpdir, v8);
+	snprintf(lib, size, "%s/v8lib%d.so", tmpdir, v8);
+	f = fopen(src, "w");
+	if (!f || fputs(src_text, f) < 0 || fclose(f))
+		return "cannot write the library's source in /tmp";
+	snprintf(cmd, sizeof(cmd), "cc -shared -fPIC -O1 %s -o %s %s 2>&1 && strip -o %s %s 2>&1",
+		 v8 ? "-DV8" : "", full, src, lib, full);
+	if (system(cmd))
+		return "cannot build a shared library with cc and strip: install gcc and binutils";
+	*blob = t_sym(full, "v8blob");
+	return *blob ? NULL : "the library's symbol v8blob not found";
+}
+
+/* Its builtins are the stripped V8 library's largest gap without CFI: FP's rule. */
+TEST(stripped_v8_library_largest_gap_takes_the_fp_rule)
+{
+	struct dw_sframe_gen_result r;
+	const char *why;
+	char lib[300];
+	__u64 blob;
+
+	why = v8lib_build(1, lib, sizeof(lib), &blob);
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, dw_sframe_gen(lib, NULL, &r));
+	EXPECT_TRUE(t_rule(&r, blob, 6, 16, -16));
+	EXPECT_TRUE(t_rule(&r, blob + 300000, 6, 16, -16));
+	EXPECT_TRUE(t_rule(&r, blob + 600003, 6, 16, -16));
+	EXPECT_LE(600004, r.stats.v8_bytes);
+	dw_sframe_gen_free(&r);
+}
+
+/* The same gap in a library without V8: nothing is guessed. */
+TEST(stripped_library_without_v8_leaves_its_gap_uncovered)
+{
+	struct dunwind_sframe_row row;
+	struct dw_sframe_gen_result r;
+	const char *why;
+	char lib[300];
+	__u64 blob;
+
+	why = v8lib_build(0, lib, sizeof(lib), &blob);
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, dw_sframe_gen(lib, NULL, &r));
+	EXPECT_EQ(-DUNWIND_SFRAME_ENOENT, t_find(&r, blob + 300000, &row));
+	EXPECT_EQ(0, r.stats.v8_bytes);
+	dw_sframe_gen_free(&r);
+}
+
 /* ---------- hostile inputs ---------- */
 
 TEST(hostile_empty_file_is_not_elf)
