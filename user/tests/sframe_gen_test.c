@@ -425,7 +425,7 @@ static const char *v8lib_build(int v8, char *lib, size_t size, __u64 *blob)
 		"#ifdef V8\n"
 		"void _ZNK2v88internal7Isolate18embedded_blob_codeEv(void) {}\n"
 		"#endif\n";
-	char src[300], full[320], cmd[1200];
+	char src[300], full[320], cmd[2048];
 	FILE *f;
 
 	snprintf(src, sizeof(src), "%s/v8lib.c", tmpdir);
@@ -442,41 +442,53 @@ static const char *v8lib_build(int v8, char *lib, size_t size, __u64 *blob)
 	return *blob ? NULL : "the library's symbol v8blob not found";
 }
 
-/* Its builtins are the stripped V8 library's largest gap without CFI: FP's rule. */
-TEST(stripped_v8_library_largest_gap_takes_the_fp_rule)
-{
+FIXTURE(v8lib) {
 	struct dw_sframe_gen_result r;
-	const char *why;
-	char lib[300];
 	__u64 blob;
+	int made;
+};
 
-	why = v8lib_build(1, lib, sizeof(lib), &blob);
+FIXTURE_VARIANT(v8lib) {
+	int v8;
+};
+
+FIXTURE_VARIANT_ADD(v8lib, with_v8) { .v8 = 1 };
+FIXTURE_VARIANT_ADD(v8lib, without_v8) { .v8 = 0 };
+
+FIXTURE_SETUP(v8lib)
+{
+	char lib[300];
+	const char *why = v8lib_build(variant->v8, lib, sizeof(lib), &self->blob);
+
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, dw_sframe_gen(lib, NULL, &r));
-	EXPECT_TRUE(t_rule(&r, blob, 6, 16, -16));
-	EXPECT_TRUE(t_rule(&r, blob + 300000, 6, 16, -16));
-	EXPECT_TRUE(t_rule(&r, blob + 600003, 6, 16, -16));
-	EXPECT_LE(600004, r.stats.v8_bytes);
-	dw_sframe_gen_free(&r);
+	ASSERT_EQ(0, dw_sframe_gen(lib, NULL, &self->r));
+	self->made = 1;
 }
 
-/* The same gap in a library without V8: nothing is guessed. */
-TEST(stripped_library_without_v8_leaves_its_gap_uncovered)
+FIXTURE_TEARDOWN(v8lib)
+{
+	if (self->made)
+		dw_sframe_gen_free(&self->r);
+}
+
+/*
+ * The stripped library's largest gap without CFI gets FP's rule if V8 is
+ * in it (its builtins), and nothing is guessed if not.
+ */
+TEST_F(v8lib, largest_gap_takes_the_fp_rule_only_with_v8)
 {
 	struct dunwind_sframe_row row;
-	struct dw_sframe_gen_result r;
-	const char *why;
-	char lib[300];
-	__u64 blob;
 
-	why = v8lib_build(0, lib, sizeof(lib), &blob);
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, dw_sframe_gen(lib, NULL, &r));
-	EXPECT_EQ(-DUNWIND_SFRAME_ENOENT, t_find(&r, blob + 300000, &row));
-	EXPECT_EQ(0, r.stats.v8_bytes);
-	dw_sframe_gen_free(&r);
+	if (!variant->v8) {
+		EXPECT_EQ(-DUNWIND_SFRAME_ENOENT, t_find(&self->r, self->blob + 300000, &row));
+		EXPECT_EQ(0, self->r.stats.v8_bytes);
+		return;
+	}
+	EXPECT_TRUE(t_rule(&self->r, self->blob, 6, 16, -16));
+	EXPECT_TRUE(t_rule(&self->r, self->blob + 300000, 6, 16, -16));
+	EXPECT_TRUE(t_rule(&self->r, self->blob + 600003, 6, 16, -16));
+	EXPECT_LE(600004, self->r.stats.v8_bytes);
 }
 
 /* ---------- hostile inputs ---------- */
