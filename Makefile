@@ -76,7 +76,7 @@ unit: user
 	tools/rooms_check
 
 fuzz-short:
-	$(MAKE) -C fuzz run SECONDS=15
+	$(MAKE) -C fuzz run SECONDS=15 SEED=1
 
 fuzz:
 	$(MAKE) -C fuzz run SECONDS=600 NICE=19 TIMEOUT=60
