@@ -3,8 +3,9 @@
  * Write the capture target's seed corpus: captures made by the writer the
  * recorder uses, with every record type (COMM, MMAP, SAMPLE, USER_STACK,
  * SAMPLE_STACK, LOST, one of an unknown type, a stack with Python frames
- * and their DW_REC_PYCODE records), as they are and zstd-compressed,
- * without and with kernel and user symbol snapshots.
+ * and their DW_REC_PYCODE records), as they are, zstd-compressed and
+ * packed (DW_REC_PACK: stacks defined, then referred to), without and with
+ * kernel and user symbol snapshots.
  *   gen_captures DIR
  */
 #include <stdio.h>
@@ -93,14 +94,21 @@ static int records(struct dw_capture_writer *w)
 						    i ? DUNWIND_STOP_END : DUNWIND_STOP_NO_INFO));
 	}
 	err |= dw_capture_write(w, mk_sample_stack(&b, 20, t++, PID, PID, uips, 3));
+	/* The same stacks again: a packed capture refers to them. */
+	for (i = 0; i < 4 && !err; i++) {
+		err |= dw_capture_write(w, mk_sample(&b, 40 + i, t++, PID, PID, i, KIP + 8 * i));
+		err |= dw_capture_write(w, mk_stack(&b, 40 + i, PID, PID, 3, 0x7f0000001000 + i,
+						    DUNWIND_STOP_END));
+	}
+	err |= dw_capture_write(w, mk_sample_stack(&b, 50, t++, PID, PID, uips, 3));
 	err |= dw_capture_write(w, mk_lost(&b, 3, 2));
 	err |= dw_capture_write(w, mk_unknown(&b, 200, 24));
 	err |= python(w, t++);
 	return err ? -1 : 0;
 }
 
-/* One capture: @zstd compressed, @snap with both symbol snapshots. */
-static int capture(const char *dir, const char *name, int zstd, int snap)
+/* One capture: @zstd compressed, @snap with both symbol snapshots, @pack packed. */
+static int capture(const char *dir, const char *name, int zstd, int snap, int pack)
 {
 	struct dunwind_config cfg = { .size = sizeof(cfg), .pid = PID, .sample_freq = 99,
 				      .flags = DUNWIND_CFG_SAMPLE_STACK };
@@ -114,6 +122,8 @@ static int capture(const char *dir, const char *name, int zstd, int snap)
 	if (write_text(kpath, ksyms) || write_text(mpath, mods) || dw_capture_create(&w, path, &cfg))
 		return -1;
 	err = zstd ? dw_capture_compress(&w, 3) : 0;
+	if (!err && pack)
+		err = dw_capture_pack(&w);
 	if (!err)
 		err = records(&w);
 	if (!err && snap)
@@ -131,8 +141,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gen_captures DIR\n");
 		return 2;
 	}
-	if (capture(argv[1], "plain", 0, 0) || capture(argv[1], "zstd", 1, 0) ||
-	    capture(argv[1], "snap", 0, 1) || capture(argv[1], "zstd-snap", 1, 1)) {
+	if (capture(argv[1], "plain", 0, 0, 0) || capture(argv[1], "zstd", 1, 0, 0) ||
+	    capture(argv[1], "snap", 0, 1, 0) || capture(argv[1], "zstd-snap", 1, 1, 0) ||
+	    capture(argv[1], "packed", 0, 0, 1) || capture(argv[1], "packed-snap", 0, 1, 1)) {
 		fprintf(stderr, "gen_captures: cannot write the captures in %s\n", argv[1]);
 		return 1;
 	}

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record_zstd_test: 'dunwind record -z' as a user runs it.  The capture is
- * version 3, zstd-compressed; report and script read it exactly as its
- * decompressed copy (written here through the library); a capture cut
- * short is read up to the cut and a damaged one refused with a reason.
+ * version 4, packed and zstd-compressed; report and script read it exactly
+ * as its decompressed and unpacked copy (written here through the
+ * library); a capture cut short is read up to the cut and a damaged one
+ * refused with a reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,7 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* Write @src's records, decompressed, to @dst with the same header fields. */
+/* Write @src's records, decompressed and unpacked, to @dst with the same header fields. */
 static int decompressed_copy(const char *src, const char *dst)
 {
 	const struct dunwind_rec_header *rec;
@@ -75,6 +76,7 @@ static int decompressed_copy(const char *src, const char *dst)
 		w.hdr = r.hdr;
 		w.hdr.version = 2;
 		w.hdr.compression = 0;
+		w.hdr.features = 0;
 		w.hdr.record_bytes = 0;
 		w.hdr.record_count = 0;
 		while (!err && (rec = dw_capture_next_any(&r)))
@@ -106,15 +108,17 @@ FIXTURE_TEARDOWN(zrec)
 	sh("rm -rf " TOP);
 }
 
-TEST_F_TIMEOUT(zrec, writes_a_version_3_zstd_capture_with_samples, 120)
+TEST_F_TIMEOUT(zrec, writes_a_version_4_packed_zstd_capture_with_samples, 120)
 {
 	struct dw_capture_reader r;
 	const struct dunwind_rec_header *h;
 	int samples = 0;
 
 	ASSERT_EQ(0, dw_capture_open(&r, ZCAP));	/* says why not */
-	EXPECT_EQ(3u, r.hdr.version);
+	EXPECT_EQ(4u, r.hdr.version);
 	EXPECT_EQ((__u32)DW_CAPTURE_ZSTD, r.hdr.compression);
+	EXPECT_EQ(DW_CAPTURE_PACKED, r.hdr.features);
+	EXPECT_LT(0, r.packs);
 	while ((h = dw_capture_next(&r)))
 		samples += h->type == DUNWIND_REC_SAMPLE_STACK || h->type == DUNWIND_REC_SAMPLE;
 	dw_capture_release(&r);

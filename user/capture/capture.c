@@ -15,6 +15,7 @@
 #include "record.h"
 #include "capture/capture.h"
 #include "capture/compress.h"
+#include "capture/pack.h"
 #include "util/array.h"
 #include "util/log.h"
 
@@ -85,6 +86,11 @@ static int check_header(struct dw_capture_reader *r, const unsigned char *buf, s
 	if (h->compression && (h->compression != DW_CAPTURE_ZSTD || h->version < 3))
 		return fail(r, "unknown compression %u in a version-%u capture",
 			    h->compression, h->version);
+	if (h->features & ~DW_CAPTURE_FEATURES)
+		return fail(r, "features 0x%x are newer than this dunwind reads (0x%x): "
+			    "use a newer dunwind", h->features, DW_CAPTURE_FEATURES);
+	if ((h->features & DW_CAPTURE_PACKED) && h->version < 4)
+		return fail(r, "packed records in a version-%u capture", h->version);
 	if (h->header_size < sizeof(*h) || h->header_size > DW_CAPTURE_HEADER_MAX ||
 	    h->header_size % 8)
 		return fail(r, "bad header size %u", h->header_size);
@@ -173,6 +179,9 @@ static int check_records(struct dw_capture_reader *r)
 		if (rec->type == DUNWIND_REC_BUSY)
 			return fail(r, "record at offset %llu: type 0 (busy) in a capture",
 				    (unsigned long long)off);
+		if (rec->type == DW_REC_PACK && !(r->hdr.features & DW_CAPTURE_PACKED))
+			return fail(r, "record at offset %llu: packed records in a capture "
+				    "whose header says none", (unsigned long long)off);
 		if (dunwind_rec_check(rec, rec->size))
 			return fail(r, "record at offset %llu (%s): contents disagree with "
 				    "its size %u",
@@ -187,6 +196,86 @@ static int check_records(struct dw_capture_reader *r)
 	if (count != r->hdr.record_count)
 		return fail(r, "the header counts %llu records, the file holds %llu",
 			    (unsigned long long)r->hdr.record_count, (unsigned long long)count);
+	return 0;
+}
+
+/* Where unpacked records go: a buffer that grows, up to @max bytes. */
+struct unpacked {
+	unsigned char *data;
+	__u64 len, cap, max;
+};
+
+static int put_unpacked(const struct dunwind_rec_header *rec, void *arg)
+{
+	struct unpacked *u = arg;
+
+	if (rec->size > u->max - u->len)
+		return -E2BIG;
+	if (u->len + rec->size > u->cap) {
+		__u64 cap = u->cap * 2;
+		void *p;
+
+		while (cap < u->len + rec->size)
+			cap *= 2;
+		p = realloc(u->data, cap);
+		if (!p)
+			return -ENOMEM;
+		u->data = p;
+		u->cap = cap;
+	}
+	memcpy(u->data + u->len, rec, rec->size);
+	u->len += rec->size;
+	return 0;
+}
+
+/*
+ * Replace the checked records of a packed capture by what they stand for:
+ * each DW_REC_PACK by its records (capture/pack.h), the others as they
+ * are.  0, -EINVAL (a malformed pack, said), -E2BIG or -ENOMEM (said).
+ */
+static int unpack(struct dw_capture_reader *r)
+{
+	struct unpacked u = { .cap = 4096 };
+	struct dw_pack_reader pr;
+	__u64 pos = 0;
+	int err = 0;
+
+	u.max = r->len > (~0ULL >> 11) ? ~0ULL : r->len * DW_PACK_EXPAND_MAX + 65536;
+	u.data = malloc(u.cap);
+	if (!u.data) {
+		dw_warn("%s: out of memory unpacking its records\n", dw_capture_name(r));
+		return -ENOMEM;
+	}
+	dw_pack_reader_init(&pr);
+	while (!err && pos < r->len) {
+		const struct dunwind_rec_header *rec = (const void *)(r->data + pos);
+
+		if (rec->type == DW_REC_PACK) {
+			err = dw_pack_unpack(&pr, rec, put_unpacked, &u);
+			r->packs++;
+		} else {
+			err = put_unpacked(rec, &u);
+		}
+		if (err == -EINVAL)
+			err = fail(r, "record at offset %llu (packed records): %s",
+				   (unsigned long long)(pos + r->hdr.header_size), pr.why);
+		else if (err == -E2BIG)
+			dw_warn("%s: its packed records unpack to more than %u times its "
+				"%llu bytes: refused as malformed\n", dw_capture_name(r),
+				DW_PACK_EXPAND_MAX, (unsigned long long)r->len);
+		else if (err == -ENOMEM)
+			dw_warn("%s: out of memory unpacking its records (%llu bytes so far)\n",
+				dw_capture_name(r), (unsigned long long)u.len);
+		pos += rec->size;
+	}
+	dw_pack_reader_release(&pr);
+	if (err) {
+		free(u.data);
+		return err;
+	}
+	free(r->data);
+	r->data = u.data;
+	r->len = u.len;
 	return 0;
 }
 
@@ -217,6 +306,8 @@ static int parse(struct dw_capture_reader *r, const void *buf, size_t len)
 	err = r->hdr.compression ? dw_capture_zstd_read(r, src, r->len) : copy_records(r, src);
 	if (!err)
 		err = check_records(r);
+	if (!err && (r->hdr.features & DW_CAPTURE_PACKED))
+		err = unpack(r);
 	if (err) {
 		free(r->data);
 		r->data = NULL;
@@ -233,7 +324,9 @@ static int parse(struct dw_capture_reader *r, const void *buf, size_t len)
  *
  * Context: user space.  Checks the header, that the records exactly fill
  * the rest of the file (decompressed first if the capture is compressed),
- * and every record with dunwind_rec_check().  A capture cut short (its
+ * and every record with dunwind_rec_check(); then unpacks a packed
+ * capture's DW_REC_PACKs into the records they stand for (@r->packs
+ * counts them), so that its reader sees what an unpacked capture holds.  A capture cut short (its
  * header never finished, or counting more bytes than follow) is read up to
  * its last whole record: @r->cut, @r->missing and @r->whole are set
  * (dw_capture_warn_cut() says what is missing).

@@ -14,11 +14,15 @@
 /*
  * 2: records may be SAMPLE_STACKs (DUNWIND_CFG_SAMPLE_STACK), which a
  * version-1 reader would skip, losing their samples.  3: the records are
- * zstd-compressed (@compression), which an older reader cannot read.  A
- * capture is written with the lowest version that holds what it has.
+ * zstd-compressed (@compression), which an older reader cannot read.  4:
+ * records may be packed (DW_CAPTURE_PACKED in @features, capture/pack.h),
+ * which an older reader would skip.  A capture is written with the lowest
+ * version that holds what it has.
  */
-#define DW_CAPTURE_VERSION	3
+#define DW_CAPTURE_VERSION	4
 #define DW_CAPTURE_ZSTD		1		/* @compression: one zstd stream */
+#define DW_CAPTURE_PACKED	(1U << 0)	/* @features: DW_REC_PACK records */
+#define DW_CAPTURE_FEATURES	DW_CAPTURE_PACKED	/* the features this reads */
 #define DW_CAPTURE_ENDIAN	0x01020304U
 #define DW_CAPTURE_HEADER_MAX	4096		/* readers refuse larger headers */
 
@@ -27,7 +31,8 @@
  *
  * @magic:		"DUNWCAP\0".
  * @version:		1, or 2 with DUNWIND_CFG_SAMPLE_STACK in @config_flags,
- *			or 3 when @compression is set.
+ *			or 3 when @compression is set, or 4 when @features has
+ *			DW_CAPTURE_PACKED.
  * @header_size:	bytes from the start of the file to the first record;
  *			a multiple of 8, >= 128, <= DW_CAPTURE_HEADER_MAX.
  * @endian:		0x01020304 as the writer stored a u32.
@@ -49,7 +54,8 @@
  *			live /proc data only describe the capture on that boot.
  * @compression:	0: the records as they are; DW_CAPTURE_ZSTD: the
  *			bytes after the header are a zstd stream (version 3).
- * @__reserved:		zero.
+ * @features:		DW_CAPTURE_PACKED: records may be DW_REC_PACKs
+ *			(version 4); zero in older captures.
  */
 struct dw_capture_header {
 	char magic[8];
@@ -72,7 +78,7 @@ struct dw_capture_header {
 	__u32 event;			/* was __reserved0 (zero: cpu-clock) */
 	__u8 boot_id[16];
 	__u32 compression;		/* was half of __reserved (zero: none) */
-	__u32 __reserved;
+	__u32 features;			/* was __reserved (zero: none) */
 };
 _Static_assert(sizeof(struct dw_capture_header) == 128, "capture header");
 /* Documentation/capture.rst gives these offsets. */
@@ -82,14 +88,19 @@ _Static_assert(__builtin_offsetof(struct dw_capture_header, pid) == 64, "pid");
 _Static_assert(__builtin_offsetof(struct dw_capture_header, config_flags) == 88, "flags");
 _Static_assert(__builtin_offsetof(struct dw_capture_header, boot_id) == 104, "boot_id");
 _Static_assert(__builtin_offsetof(struct dw_capture_header, compression) == 120, "compression");
+_Static_assert(__builtin_offsetof(struct dw_capture_header, features) == 124, "features");
 
 struct dw_capture_zstd;
+struct dw_pack_writer;
 
 /*
  * @z:		the compressor after dw_capture_compress(); NULL: records are
  *		written as they are.
+ * @pack:	the packer after dw_capture_pack(); NULL: no record is packed.
  * @raw_bytes:	bytes of records handed to dw_capture_write() (before
- *		compression).
+ *		packing and compression).
+ * @raw_count:	records handed to it (@hdr.record_count: those stored, a
+ *		pack counting as one).
  * @batch:	records not yet in the file (DW_CAPTURE_CHUNK bytes), the
  *		first @batch_len of them used.
  * @err:	the first error writing a batch (-errno), 0: none; every
@@ -100,7 +111,9 @@ struct dw_capture_writer {
 	const char *path;
 	struct dw_capture_header hdr;
 	struct dw_capture_zstd *z;
+	struct dw_pack_writer *pack;
 	__u64 raw_bytes;
+	__u64 raw_count;
 	unsigned char *batch;
 	size_t batch_len;
 	int err;
@@ -122,6 +135,7 @@ struct dw_capture_reader {
 	__u64 missing;			/* bytes known to be missing at the end (cut) */
 	__u64 zlen;			/* compressed: bytes of the stream in the file */
 	__u64 whole;			/* cut: the whole records read */
+	__u64 packs;			/* packed: DW_REC_PACKs unpacked */
 	const char *path;		/* dw_capture_open()'s @path (messages); NULL: parsed */
 };
 
@@ -134,6 +148,8 @@ int dw_capture_create(struct dw_capture_writer *w, const char *path,
 int dw_capture_create_new(struct dw_capture_writer *w, const char *path,
 			  const struct dunwind_config *cfg, int overwrite);
 int dw_capture_compress(struct dw_capture_writer *w, int level);
+int dw_capture_pack(struct dw_capture_writer *w);
+int dw_capture_rewrite_header(struct dw_capture_writer *w);
 int dw_capture_write(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
 int dw_capture_write_checked(struct dw_capture_writer *w, const struct dunwind_rec_header *rec);
 void *dw_capture_reserve(struct dw_capture_writer *w, __u32 size);

@@ -16,6 +16,7 @@
 #include "capture/boot_id.h"
 #include "capture/capture.h"
 #include "capture/compress.h"
+#include "capture/pack.h"
 #include "util/clock.h"
 
 /**
@@ -104,6 +105,56 @@ int dw_capture_create(struct dw_capture_writer *w, const char *path,
 	return dw_capture_create_new(w, path, cfg, 1);
 }
 
+/**
+ * dw_capture_rewrite_header() - write @w->hdr over the provisional header
+ * @w:		writer from dw_capture_create()
+ *
+ * Context: user space, blocking I/O; the file position is back after it.
+ * Return: 0 or -errno (-EIO).
+ */
+int dw_capture_rewrite_header(struct dw_capture_writer *w)
+{
+	long pos = ftell(w->f);
+
+	if (pos < 0 || fflush(w->f) || fseek(w->f, 0, SEEK_SET) ||
+	    fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1 || fseek(w->f, pos, SEEK_SET) ||
+	    fflush(w->f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/**
+ * dw_capture_pack() - pack every record written from now on
+ * @w:		writer from dw_capture_create(), before its first record
+ *
+ * Context: user space, blocking I/O: the header, now version 4 with
+ * DW_CAPTURE_PACKED in @features, is rewritten at once (a capture cut
+ * short says it is packed).  SAMPLE, USER_STACK and SAMPLE_STACK records
+ * then go into DW_REC_PACK records (capture/pack.h); readers unpack them.
+ * Return: 0; -EBADF if @w is not open; -EBUSY after a record or a second
+ * call; -ENOMEM; -errno from the write.
+ */
+int dw_capture_pack(struct dw_capture_writer *w)
+{
+	int err;
+
+	if (!w->f)
+		return -EBADF;
+	if (w->pack || w->raw_bytes)
+		return -EBUSY;
+	w->pack = dw_pack_writer_new();
+	if (!w->pack)
+		return -ENOMEM;
+	w->hdr.version = 4;
+	w->hdr.features |= DW_CAPTURE_PACKED;
+	err = dw_capture_rewrite_header(w);
+	if (err) {
+		dw_pack_writer_free(w->pack);
+		w->pack = NULL;
+	}
+	return err;
+}
+
 /* Put the batch into the file (through the compressor, if any). */
 static int write_batch(struct dw_capture_writer *w)
 {
@@ -119,24 +170,75 @@ static int write_batch(struct dw_capture_writer *w)
 	return w->err;
 }
 
+/* Room for @size bytes at the end of the batch; NULL after a failed write. */
+static void *batch_room(struct dw_capture_writer *w, __u32 size)
+{
+	if (!w->f || w->err || size > DW_CAPTURE_CHUNK ||
+	    (w->batch_len + size > DW_CAPTURE_CHUNK && write_batch(w)))
+		return NULL;
+	return w->batch + w->batch_len;
+}
+
 /**
- * dw_capture_reserve() - room for the next record, at the end of the batch
+ * dw_capture_reserve() - room for the next record
  * @w:		writer from dw_capture_create()
  * @size:	the record's size
  *
  * Context: user space, buffered I/O (may write the batch out to make
  * room).  A record built there and passed to dw_capture_write_checked()
  * is appended without a copy (the recorder copies records from the ring
- * straight into it).  The room is the writer's: any other write, reserve
- * or flush before that reuses it.
+ * straight into it): the room is at the end of the batch, or, when
+ * records are packed (dw_capture_pack()), the packer's scratch.  The room
+ * is the writer's: any other write, reserve or flush before that reuses it.
  * Return: the room, 8-byte aligned; NULL after a failed create or write.
  */
 void *dw_capture_reserve(struct dw_capture_writer *w, __u32 size)
 {
-	if (!w->f || w->err || size > DW_CAPTURE_CHUNK ||
-	    (w->batch_len + size > DW_CAPTURE_CHUNK && write_batch(w)))
-		return NULL;
-	return w->batch + w->batch_len;
+	if (w->pack)
+		return w->f && !w->err && size <= DW_CAPTURE_CHUNK ? dw_pack_scratch(w->pack) : NULL;
+	return batch_room(w, size);
+}
+
+/* Append @rec to the batch as it is (it may lie where batch_room() said). */
+static int append(struct dw_capture_writer *w, const struct dunwind_rec_header *rec)
+{
+	if ((const unsigned char *)rec != w->batch + w->batch_len) {
+		if (!batch_room(w, rec->size))
+			return w->err;
+		memcpy(w->batch + w->batch_len, rec, rec->size);
+	}
+	w->batch_len += rec->size;
+	if (!w->z)
+		w->hdr.record_bytes += rec->size;
+	w->hdr.record_count++;
+	return 0;
+}
+
+/* The open pack into the batch, if there is one. */
+static int close_pack(struct dw_capture_writer *w)
+{
+	const struct dunwind_rec_header *pack = w->pack ? dw_pack_close(w->pack) : NULL;
+
+	return pack ? append(w, pack) : 0;
+}
+
+/* @rec into the open pack, or after it as it is. */
+static int write_packed(struct dw_capture_writer *w, const struct dunwind_rec_header *rec)
+{
+	int n = dw_pack_add(w->pack, rec), err;
+
+	if (n == -ENOSPC) {
+		err = close_pack(w);
+		if (err)
+			return err;
+		n = dw_pack_add(w->pack, rec);
+	}
+	if (n < 0)
+		return w->err = n;
+	if (n)
+		return 0;
+	err = close_pack(w);
+	return err ? err : append(w, rec);
 }
 
 /**
@@ -146,27 +248,26 @@ void *dw_capture_reserve(struct dw_capture_writer *w, __u32 size)
  *		recorder checks each copy it takes out of the ring; it may lie
  *		where dw_capture_reserve() said
  *
- * Context: user space, buffered I/O: the record joins a batch that
- * reaches the file when it fills and at each dw_capture_flush().
- * Return: 0, -EBADF after a failed create, or -errno of writing a batch.
+ * Context: user space, buffered I/O: the record joins a batch (or the
+ * open pack) that reaches the file when it fills and at each
+ * dw_capture_flush().
+ * Return: 0, -EBADF after a failed create, -ENOMEM (packing), or -errno of
+ * writing a batch.
  */
 int dw_capture_write_checked(struct dw_capture_writer *w, const struct dunwind_rec_header *rec)
 {
+	int err;
+
 	if (!w->f)
 		return -EBADF;
 	if (w->err)
 		return w->err;
-	if ((const unsigned char *)rec != w->batch + w->batch_len) {
-		if (!dw_capture_reserve(w, rec->size))
-			return w->err;
-		memcpy(w->batch + w->batch_len, rec, rec->size);
+	err = w->pack ? write_packed(w, rec) : append(w, rec);
+	if (!err) {
+		w->raw_bytes += rec->size;
+		w->raw_count++;
 	}
-	w->batch_len += rec->size;
-	if (!w->z)
-		w->hdr.record_bytes += rec->size;
-	w->raw_bytes += rec->size;
-	w->hdr.record_count++;
-	return 0;
+	return err;
 }
 
 /**
@@ -202,7 +303,9 @@ int dw_capture_flush(struct dw_capture_writer *w)
 
 	if (!w->f)
 		return -EBADF;
-	err = write_batch(w);
+	err = close_pack(w);
+	if (!err)
+		err = write_batch(w);
 	if (!err && w->z)
 		err = dw_capture_zstd_flush(w, 0);
 	if (err)
@@ -224,10 +327,14 @@ int dw_capture_close(struct dw_capture_writer *w)
 
 	if (!w->f)
 		return -EBADF;
-	err = write_batch(w);
+	err = close_pack(w);
+	if (!err)
+		err = write_batch(w);
 	if (!err && w->z)
 		err = dw_capture_zstd_flush(w, 1);
 	dw_capture_zstd_release(w);
+	dw_pack_writer_free(w->pack);
+	w->pack = NULL;
 	free(w->batch);
 	w->batch = NULL;
 	if (err)

@@ -37,25 +37,13 @@ static int set_param(ZSTD_CCtx *cctx, ZSTD_cParameter p, int v)
 	return ZSTD_isError(ZSTD_CCtx_setParameter(cctx, p, v)) ? -EINVAL : 0;
 }
 
-/* Rewrite the header in place: the file position is back after it. */
-static int rewrite_header(struct dw_capture_writer *w)
-{
-	long pos = ftell(w->f);
-
-	if (pos < 0 || fflush(w->f) || fseek(w->f, 0, SEEK_SET) ||
-	    fwrite(&w->hdr, sizeof(w->hdr), 1, w->f) != 1 || fseek(w->f, pos, SEEK_SET) ||
-	    fflush(w->f))
-		return errno ? -errno : -EIO;
-	return 0;
-}
-
 /**
  * dw_capture_compress() - compress every record written from now on
  * @w:		writer from dw_capture_create(), before its first record
  * @level:	zstd level, 1 (fastest) to dw_capture_zstd_max_level()
  *
- * Context: user space, blocking I/O: the header, now version 3 with
- * @compression DW_CAPTURE_ZSTD, is rewritten at once.
+ * Context: user space, blocking I/O: the header, now version 3 (or 4 if
+ * packed) with @compression DW_CAPTURE_ZSTD, is rewritten at once.
  * Return: 0; -EBADF if @w is not open; -EBUSY after a record or a second
  * call; -EINVAL for a level out of range; -ENOMEM; -errno from the write.
  */
@@ -85,9 +73,11 @@ int dw_capture_compress(struct dw_capture_writer *w, int level)
 	if (!err)
 		err = set_param(z->cctx, ZSTD_c_checksumFlag, 1);
 	if (!err) {
-		w->hdr.version = 3;
+		/* A packed capture stays version 4. */
+		if (w->hdr.version < 3)
+			w->hdr.version = 3;
 		w->hdr.compression = DW_CAPTURE_ZSTD;
-		err = rewrite_header(w);
+		err = dw_capture_rewrite_header(w);
 	}
 	if (err) {
 		zstd_free(z);

@@ -230,15 +230,17 @@ void dw_record_summary(const struct dw_recorder *st, const char *output, int off
 			"them\n", output, strerror(-st->write_err),
 			(unsigned long long)st->w.hdr.record_count,
 			(unsigned long long)st->w.hdr.record_bytes);
-	else if (st->w.hdr.compression)
-		dw_info("wrote %llu records (%llu bytes, zstd-compressed from "
-			"%llu: %.1fx) to %s\n", (unsigned long long)st->w.hdr.record_count,
+	else if (st->w.hdr.compression || (st->w.hdr.features & DW_CAPTURE_PACKED))
+		dw_info("wrote %llu records (%llu bytes, %s from "
+			"%llu: %.1fx) to %s\n", (unsigned long long)st->w.raw_count,
 			(unsigned long long)st->w.hdr.record_bytes,
+			!(st->w.hdr.features & DW_CAPTURE_PACKED) ? "zstd-compressed" :
+			st->w.hdr.compression ? "packed and zstd-compressed" : "packed",
 			(unsigned long long)st->w.raw_bytes,
 			st->w.hdr.record_bytes ? (double)st->w.raw_bytes / st->w.hdr.record_bytes : 0,
 			output);
 	else
 		dw_info("wrote %llu records (%llu bytes) to %s\n",
-			(unsigned long long)st->w.hdr.record_count,
+			(unsigned long long)st->w.raw_count,
 			(unsigned long long)st->w.hdr.record_bytes, output);
 }

@@ -153,6 +153,9 @@ int dw_record_open(struct dw_record_run *r)
 	}
 	if (!err && o->zstd_level)
 		err = dw_capture_compress(&r->st.w, o->zstd_level);
+	/* Identical stacks stored once (capture/pack.h). */
+	if (!err)
+		err = dw_capture_pack(&r->st.w);
 	if (err)
 		return report_file(o->output, err);
 	if (r->child || r->cfg.pid || r->cfg.tid)

@@ -17,6 +17,7 @@
 #include "record.h"
 #include "capture/compress.h"
 #include "capture/dispatch.h"
+#include "capture/pack.h"
 #include "record/recorder.h"
 
 #define REPLAY_BUF	(1024 * 1024)	/* bytes read at a time */
@@ -53,8 +54,17 @@ static const struct dw_rec_ops replay_ops = {
 	.unknown = dw_rec_skip,
 };
 
-/* Feed the collectors the records whole in @buf; bytes taken, or -EPROTO. */
-static long replay_records(struct dw_recorder *st, const unsigned char *buf, size_t len)
+static int replay_unpacked(const struct dunwind_rec_header *rec, void *arg)
+{
+	return dw_rec_dispatch(&replay_ops, rec, rec->size, arg);
+}
+
+/*
+ * Feed the collectors the records whole in @buf (those of a pack through
+ * @pr); bytes taken, or -EPROTO.
+ */
+static long replay_records(struct dw_recorder *st, struct dw_pack_reader *pr,
+			   const unsigned char *buf, size_t len)
 {
 	size_t pos = 0;
 
@@ -64,8 +74,10 @@ static long replay_records(struct dw_recorder *st, const unsigned char *buf, siz
 
 		if (err == -EBADMSG)
 			break;			/* the rest comes with the next read */
+		if (!err && rec->type == DW_REC_PACK)
+			err = dw_pack_unpack(pr, rec, replay_unpacked, st);
 		if (err)
-			return -EPROTO;
+			return err == -ENOMEM ? err : -EPROTO;
 		pos += rec->size;
 	}
 	return (long)pos;
@@ -73,10 +85,11 @@ static long replay_records(struct dw_recorder *st, const unsigned char *buf, siz
 
 /*
  * Read and feed @left bytes of records from @fd, or, with @zs, every byte
- * its stream decompresses to (@left is then ignored).  0 or -errno.
+ * its stream decompresses to (@left is then ignored); packs unpack through
+ * @pr.  0 or -errno.
  */
-static int replay_fd(struct dw_recorder *st, int fd, struct dw_zstd_source *zs, __u64 left,
-		     unsigned char *buf)
+static int replay_fd(struct dw_recorder *st, struct dw_pack_reader *pr, int fd,
+		     struct dw_zstd_source *zs, __u64 left, unsigned char *buf)
 {
 	size_t have = 0;
 
@@ -99,7 +112,7 @@ static int replay_fd(struct dw_recorder *st, int fd, struct dw_zstd_source *zs, 
 		if (!zs)
 			left -= (size_t)n;
 		have += (size_t)n;
-		used = replay_records(st, buf, have);
+		used = replay_records(st, pr, buf, have);
 		if (used < 0)
 			return (int)used;
 		if (!used && have == REPLAY_BUF)
@@ -125,6 +138,7 @@ static int replay_fd(struct dw_recorder *st, int fd, struct dw_zstd_source *zs, 
  */
 int dw_recorder_replay(struct dw_recorder *st)
 {
+	struct dw_pack_reader pr;
 	unsigned char *buf;
 	int fd, err;
 
@@ -141,6 +155,7 @@ int dw_recorder_replay(struct dw_recorder *st)
 		err = -ENOMEM;
 		goto fail_close;
 	}
+	dw_pack_reader_init(&pr);
 	if (lseek(fd, sizeof(st->w.hdr), SEEK_SET) < 0) {
 		err = -errno;
 	} else if (st->w.z) {		/* record -z: the records decompressed */
@@ -148,11 +163,12 @@ int dw_recorder_replay(struct dw_recorder *st)
 
 		err = dw_zstd_source_init(&zs, fd, st->w.hdr.record_bytes);
 		if (!err)
-			err = replay_fd(st, fd, &zs, 0, buf);
+			err = replay_fd(st, &pr, fd, &zs, 0, buf);
 		dw_zstd_source_release(&zs);
 	} else {
-		err = replay_fd(st, fd, NULL, st->w.hdr.record_bytes, buf);
+		err = replay_fd(st, &pr, fd, NULL, st->w.hdr.record_bytes, buf);
 	}
+	dw_pack_reader_release(&pr);
 	free(buf);
 fail_close:
 	close(fd);

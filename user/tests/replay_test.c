@@ -3,7 +3,7 @@
  * The recorder leaves the kernel IPs of its samples for after the
  * recording (record/replay.c): none are gathered while records come in,
  * all of them once the capture is read back, and a capture damaged
- * meanwhile is refused.
+ * meanwhile is refused; plain, compressed or packed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,12 +26,15 @@ FIXTURE(rec) {
 /* The capture as it is, or compressed (record -z). */
 FIXTURE_VARIANT(rec) {
 	int zstd_level;
+	int pack;
 	long damage_at;		/* 0: the second record's size field */
 };
 
 FIXTURE_VARIANT_ADD(rec, plain) { .zstd_level = 0 };
 /* In the stream's frame magic: it no longer decodes. */
 FIXTURE_VARIANT_ADD(rec, zstd) { .zstd_level = 1, .damage_at = 129 };
+/* Packed (capture/pack.h): the first entry's tag, a type never packed. */
+FIXTURE_VARIANT_ADD(rec, packed) { .pack = 1, .damage_at = 136 };
 
 FIXTURE_SETUP(rec)
 {
@@ -46,6 +49,8 @@ FIXTURE_SETUP(rec)
 	ASSERT_EQ(0, dw_capture_create(&self->st.w, self->path, &cfg));
 	if (variant->zstd_level)
 		ASSERT_EQ(0, dw_capture_compress(&self->st.w, variant->zstd_level));
+	if (variant->pack)
+		ASSERT_EQ(0, dw_capture_pack(&self->st.w));
 }
 
 FIXTURE_TEARDOWN(rec)
