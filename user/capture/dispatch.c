@@ -32,6 +32,43 @@ static int call_other(const struct dw_rec_ops *ops, const struct dunwind_rec_hea
 }
 
 /**
+ * dw_rec_dispatch_checked() - hand one record already checked to its callback
+ * @ops:	what the reader does with each type
+ * @rec:	the record, 8-byte aligned, that passed dunwind_rec_check() in
+ *		the caller's own copy (the recorder's drain checks each record
+ *		it copies out of the ring: not twice)
+ * @arg:	passed to the callback
+ *
+ * Context: user space; as the callback's.
+ * Return: the callback's result; 0 for a known type @ops ignores;
+ * -EINVAL for an unknown type and no @unknown in @ops.
+ */
+int dw_rec_dispatch_checked(const struct dw_rec_ops *ops, const struct dunwind_rec_header *rec,
+			    void *arg)
+{
+	switch (rec->type) {
+	case DUNWIND_REC_SAMPLE:
+		return CALL(ops->sample, rec, arg);
+	case DUNWIND_REC_USER_STACK:
+		return CALL(ops->user_stack, rec, arg);
+	case DUNWIND_REC_SAMPLE_STACK:
+		return CALL(ops->sample_stack, rec, arg);
+	case DUNWIND_REC_LOST:
+		return CALL(ops->lost, rec, arg);
+	case DUNWIND_REC_MMAP:
+		return CALL(ops->mmap, rec, arg);
+	case DUNWIND_REC_COMM:
+		return CALL(ops->comm, rec, arg);
+	case DUNWIND_REC_FORK:
+		return CALL(ops->fork, rec, arg);
+	case DUNWIND_REC_EXIT:
+		return CALL(ops->exit, rec, arg);
+	default:
+		return call_other(ops, rec, arg);
+	}
+}
+
+/**
  * dw_rec_dispatch() - check one record and hand it to its callback
  * @ops:	what the reader does with each type
  * @buf:	the record, 8-byte aligned
@@ -59,26 +96,7 @@ int dw_rec_dispatch(const struct dw_rec_ops *ops, const void *buf, size_t len, v
 		return -EBADMSG;
 	if (dunwind_rec_check(rec, rec->size))
 		return -EINVAL;
-	switch (rec->type) {
-	case DUNWIND_REC_SAMPLE:
-		return CALL(ops->sample, rec, arg);
-	case DUNWIND_REC_USER_STACK:
-		return CALL(ops->user_stack, rec, arg);
-	case DUNWIND_REC_SAMPLE_STACK:
-		return CALL(ops->sample_stack, rec, arg);
-	case DUNWIND_REC_LOST:
-		return CALL(ops->lost, rec, arg);
-	case DUNWIND_REC_MMAP:
-		return CALL(ops->mmap, rec, arg);
-	case DUNWIND_REC_COMM:
-		return CALL(ops->comm, rec, arg);
-	case DUNWIND_REC_FORK:
-		return CALL(ops->fork, rec, arg);
-	case DUNWIND_REC_EXIT:
-		return CALL(ops->exit, rec, arg);
-	default:
-		return call_other(ops, rec, arg);
-	}
+	return dw_rec_dispatch_checked(ops, rec, arg);
 }
 
 /**

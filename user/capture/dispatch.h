@@ -7,7 +7,8 @@
  * once (header, then contents with dunwind_rec_check()) and calls the one
  * callback its type has.  Input is hostile: nothing is called for a
  * record that is cut short, malformed, or of a type the reader takes
- * nothing of.
+ * nothing of.  A reader that checked its own copy already (the recorder)
+ * calls dw_rec_dispatch_checked().
  */
 #ifndef DW_DISPATCH_H
 #define DW_DISPATCH_H
@@ -42,6 +43,8 @@ struct dw_rec_ops {
 };
 
 int dw_rec_dispatch(const struct dw_rec_ops *ops, const void *buf, size_t len, void *arg);
+int dw_rec_dispatch_checked(const struct dw_rec_ops *ops, const struct dunwind_rec_header *rec,
+			    void *arg);
 int dw_rec_skip(const struct dunwind_rec_header *rec, void *arg);
 
 #endif

@@ -142,7 +142,8 @@ static const struct dw_rec_ops recorder_ops = {
 
 /**
  * dw_recorder_on_record() - one record from the ring (a dw_record_fn)
- * @rec:	the record (checked)
+ * @rec:	the record, which passed dunwind_rec_check() (the drain checks each
+ *		copy it takes out of the ring; it is not checked again)
  * @arg:	the struct dw_recorder
  *
  * Context: user space.
@@ -155,7 +156,7 @@ int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg)
 
 	if (rec->type < DUNWIND_REC_MAX)
 		st->by_type[rec->type]++;
-	err = dw_rec_dispatch(&recorder_ops, rec, rec->size, st);
+	err = dw_rec_dispatch_checked(&recorder_ops, rec, st);	/* the drain checked it */
 	if (err)
 		return err;
 	err = dw_capture_write_checked(&st->w, rec);	/* the drain checked it */

@@ -3,7 +3,8 @@
  * The record dispatcher: a record of each type reaches its callback and
  * no other, with the caller's argument; a type the reader ignores is 0;
  * a record cut short, misaligned, malformed or of an unknown type is
- * refused (-EBADMSG, -EINVAL) without calling anything.
+ * refused (-EBADMSG, -EINVAL) without calling anything.  The dispatch of
+ * a record its reader checked already reaches the same callbacks.
  */
 #include <errno.h>
 #include <string.h>
@@ -79,22 +80,28 @@ static struct dunwind_rec_header *mk_task(union rec_buf *b, __u32 type)
 	return &t->hdr;
 }
 
-/* @rec goes to callback @which only, once, and the dispatcher returns its value. */
-static void expect_one(struct __test_metadata *_metadata, const struct dunwind_rec_header *rec,
-		       int which)
+/*
+ * @rec goes to callback @which only, once, and the dispatcher (@checked:
+ * dw_rec_dispatch_checked()) returns its value.
+ */
+static void expect_one_by(struct __test_metadata *_metadata, const struct dunwind_rec_header *rec,
+			  int which, bool checked)
 {
 	struct calls c = { .ret = 7 };
 
-	ASSERT_EQ(7, dw_rec_dispatch(&all_ops, rec, rec->size, &c));
+	ASSERT_EQ(7, checked ? dw_rec_dispatch_checked(&all_ops, rec, &c) :
+			       dw_rec_dispatch(&all_ops, rec, rec->size, &c));
 	EXPECT_EQ(1, c.n[which]);
 	EXPECT_EQ(1, total(&c));
 	EXPECT_EQ((const void *)rec, c.last);
 }
 
-TEST(each_type_reaches_its_callback)
+static void each_type(struct __test_metadata *_metadata, bool checked)
 {
 	static const __u64 ips[] = { 0x401000, 0x401100 };
 	union rec_buf b;
+
+#define expect_one(m, rec, which) expect_one_by(m, rec, which, checked)
 
 	expect_one(_metadata, mk_sample(&b, 1, 10, 42, 42, 2, 0xffffffff81000000ULL), C_SAMPLE);
 	expect_one(_metadata, mk_stack(&b, 1, 42, 42, 3, 0x401000, 0), C_USER_STACK);
@@ -107,6 +114,17 @@ TEST(each_type_reaches_its_callback)
 	expect_one(_metadata, mk_unknown(&b, DW_REC_KSYMS, 24), C_KSYMS);
 	expect_one(_metadata, mk_unknown(&b, DW_REC_USYMS, 24), C_USYMS);
 	expect_one(_metadata, mk_unknown(&b, 33, 16), C_UNKNOWN);
+#undef expect_one
+}
+
+TEST(each_type_reaches_its_callback)
+{
+	each_type(_metadata, false);
+}
+
+TEST(checked_record_reaches_the_same_callback)
+{
+	each_type(_metadata, true);
 }
 
 TEST(ignored_type_is_zero)
@@ -128,6 +146,7 @@ TEST(unknown_type_refused_without_unknown_callback)
 
 	EXPECT_EQ(-EINVAL, dw_rec_dispatch(&no_unknown, mk_unknown(&b, 9, 16), 16, &c));
 	EXPECT_EQ(-EINVAL, dw_rec_dispatch(&no_unknown, mk_unknown(&b, 0xffffffff, 8), 8, &c));
+	EXPECT_EQ(-EINVAL, dw_rec_dispatch_checked(&no_unknown, mk_unknown(&b, 9, 16), &c));
 	EXPECT_EQ(0, total(&c));
 }
 
