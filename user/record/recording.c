@@ -25,8 +25,9 @@
 
 #define DW_POLL_MS		250	/* longest sleep while recording: the module wakes
 				   the recorder for every MMAP record (its table)
-				   and when the ring is a quarter full; this is
-				   for --duration, -t and the progress line */
+				   and when the ring is a quarter full, and only
+				   then does it drain; this is for --duration, -t
+				   and the progress line */
 #define DW_POLL_PY_MS		10	/* with an interpreter registered: its code
 				   objects are read when their stacks are
 				   drained, and a module's body is freed once it
@@ -280,9 +281,21 @@ int dw_record_loop(struct dw_record_run *r)
 
 		if (n < 0 && errno != EINTR)
 			return report_file("poll", -errno);
-		err = drain(&r->s, &r->st, o);
-		if (err < 0)
-			return err;
+		/*
+		 * Drain when the module says (a quarter-full ring, a new
+		 * mapping) or the target exited: a timeout alone leaves the
+		 * records in the ring, as perf's watermark does, so that a
+		 * recording drains in few large batches (one wakeup, poll and
+		 * write for thousands of records, not for every 250 ms of
+		 * samples).  With an interpreter registered (its code objects
+		 * are read when their stacks are drained) and for the
+		 * progress line, every round.
+		 */
+		if (n > 0 || r->st.py.registered || r->tty) {
+			err = drain(&r->s, &r->st, o);
+			if (err < 0)
+				return err;
+		}
 		if (r->tty && dw_now_ms() - r->shown >= DW_PROGRESS_MS) {
 			dw_record_progress(r->tty, &r->st, 0);
 			r->shown = dw_now_ms();
