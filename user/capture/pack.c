@@ -17,8 +17,8 @@
 #include "record.h"
 #include "capture/pack.h"
 
-/* Room for one unpacked record: the fixed part, the longest coded stack. */
-#define REC_ROOM	(64 + DW_PACK_STACK_NR_MAX * DUNWIND_IPCODE_MAX + 8)
+/* Room for one unpacked record: the fixed part, the longest stack. */
+#define REC_ROOM	(64 + DW_PACK_STACK_NR_MAX * 8)
 
 static const struct dw_pack_kind kinds[DW_PACK_KINDS] = {
 	{ DUNWIND_REC_SAMPLE, 64, 56, 0, 8,
@@ -27,9 +27,9 @@ static const struct dw_pack_kind kinds[DW_PACK_KINDS] = {
 	{ DUNWIND_REC_USER_STACK, 40, 32, 0, 8,
 	  { { 8, 8 }, { 16, 8 }, { 24, 4 }, { 28, 4 }, { 34, 1 }, { 35, 1 }, { 36, 2 },
 	    { 38, 2 } } },
-	{ DUNWIND_REC_SAMPLE_STACK, 56, 48, 1, 11,
+	{ DUNWIND_REC_SAMPLE_STACK, 56, 48, 1, 12,
 	  { { 8, 8 }, { 16, 8 }, { 24, 4 }, { 28, 4 }, { 32, 4 }, { 36, 4 }, { 40, 8 },
-	    { 50, 1 }, { 51, 1 }, { 52, 2 }, { 54, 2 } } },
+	    { 50, 1 }, { 51, 1 }, { 52, 2 }, { 54, 2 }, { 48, 2 } } },
 };
 
 /**
@@ -188,8 +188,11 @@ static void put_field(__u8 *rec, const struct dw_pack_field *f, __u64 v)
 	}
 }
 
-/* The stack of an entry at @p[*pos]: its id, defined now if new. */
-static int get_stack(struct dw_pack_reader *pr, const __u8 *p, __u32 len, __u32 *pos,
+/*
+ * The stack of an entry at @p[*pos]: its id, defined now if new (@raw:
+ * as 8-byte words, else as coded IPs).
+ */
+static int get_stack(struct dw_pack_reader *pr, int raw, const __u8 *p, __u32 len, __u32 *pos,
 		     __u32 *id)
 {
 	__u64 ref, nr;
@@ -209,7 +212,15 @@ static int get_stack(struct dw_pack_reader *pr, const __u8 *p, __u32 len, __u32 
 	if (nr > DW_PACK_STACK_NR_MAX)
 		return refuse(pr, "a stack of %llu IPs (at most %u)", (unsigned long long)nr,
 			      DW_PACK_STACK_NR_MAX);
-	used = dunwind_ipcode_decode(p + *pos, len - *pos, pr->tmp, (__u32)nr);
+	if (raw) {
+		used = (int)nr * 8;
+		if ((__u32)used > len - *pos)
+			used = -1;
+		else
+			memcpy(pr->tmp, p + *pos, (size_t)used);
+	} else {
+		used = dunwind_ipcode_decode(p + *pos, len - *pos, pr->tmp, (__u32)nr);
+	}
 	if (used < 0)
 		return refuse(pr, "a stack definition is cut short (its IPs)");
 	*pos += (__u32)used;
@@ -246,7 +257,7 @@ static int unpack_entry(struct dw_pack_reader *pr, const struct dw_pack_kind *k,
 				      i, k->type);
 		vals[i] = v;
 	}
-	err = get_stack(pr, p, len, pos, &id);
+	err = get_stack(pr, k->coded, p, len, pos, &id);
 	if (err)
 		return err;
 	s = &pr->st.stacks[id];
@@ -254,15 +265,10 @@ static int unpack_entry(struct dw_pack_reader *pr, const struct dw_pack_kind *k,
 	for (i = 0; i < k->nr_fields; i++)
 		put_field(rec, &k->f[i], vals[i]);
 	nr = (__u16)s->nr;
-	memcpy(rec + k->nr_off, &nr, sizeof(nr));
-	if (k->coded) {
-		size = k->fixed + dunwind_ipcode_encode(rec + k->fixed, pr->st.ips + s->off, s->nr);
-		while (size % 8)
-			rec[size++] = 0;
-	} else {
-		size = k->fixed + 8 * s->nr;
-		memcpy(rec + k->fixed, pr->st.ips + s->off, (size_t)s->nr * 8);
-	}
+	if (!k->coded)		/* else a field: the words hold the IPs coded */
+		memcpy(rec + k->nr_off, &nr, sizeof(nr));
+	size = k->fixed + 8 * s->nr;
+	memcpy(rec + k->fixed, pr->st.ips + s->off, (size_t)s->nr * 8);
 	if (size > DW_PACK_MAX)
 		return refuse(pr, "stack %u is too long for a type-%u record", id, k->type);
 	h->type = k->type;

@@ -4,7 +4,8 @@
  * stores runs of SAMPLE, USER_STACK and SAMPLE_STACK records in DW_REC_PACK
  * records, each field the zigzag LEB128 of its difference from the same
  * field of the previous record of its type, each stack (the kernel IPs of
- * a SAMPLE, the user IPs of the others) an id into a table of the stacks
+ * a SAMPLE, the user IPs of a USER_STACK, the words of a SAMPLE_STACK's
+ * coded IPs) an id into a table of the stacks
  * the capture defined so far, as BPF stack maps do: a syscall-heavy
  * program's identical stacks are stored once.  Readers unpack them into
  * the very records they stand for (capture.c, record/replay.c), so nothing
@@ -86,7 +87,8 @@ struct dw_pack_kind {
 	__u32 type;
 	__u16 fixed;		/* bytes before the IPs */
 	__u8 nr_off;		/* offset of the u16 count of IPs */
-	__u8 coded;		/* IPs coded as SAMPLE_STACK's (else 8 bytes each) */
+	__u8 coded;		/* IPs coded as SAMPLE_STACK's: the stack is the
+				   8-byte words that hold them, the count a field */
 	__u8 nr_fields;
 	struct dw_pack_field f[DW_PACK_FIELDS];
 };

@@ -5,8 +5,8 @@
  * joins the open pack as an entry (its stack looked up in a hash table of
  * the stacks defined so far, defined inline when new), anything else is
  * written as it is after the pack is closed.  A record the entry could not
- * give back byte for byte (a non-zero misc or reserved field, IPs coded
- * another way than ours) is written as it is too.  pack.c reads them.
+ * give back byte for byte (a non-zero misc or reserved field) is written
+ * as it is too.  pack.c reads them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,8 +26,6 @@ struct dw_pack_writer {
 	__u32 len;		/* bytes of the open pack, its header too; 0: none */
 	__u64 *pack;		/* the open pack (DW_PACK_MAX bytes) */
 	__u64 *scratch;		/* dw_pack_scratch() (DW_CAPTURE_CHUNK bytes) */
-	__u64 *tmp;		/* a SAMPLE_STACK's IPs (DW_PACK_STACK_NR_MAX) */
-	__u8 *code;		/* their coding (DW_PACK_STACK_NR_MAX x 10) */
 	__u32 last[DW_PACK_KINDS];	/* stack id + 1 of the last entry of each kind */
 };
 
@@ -47,9 +45,7 @@ struct dw_pack_writer *dw_pack_writer_new(void)
 	pw->slots = calloc(pw->nr_slots, sizeof(*pw->slots));
 	pw->pack = malloc(DW_PACK_MAX);
 	pw->scratch = malloc(DW_CAPTURE_CHUNK);
-	pw->tmp = malloc(DW_PACK_STACK_NR_MAX * sizeof(*pw->tmp));
-	pw->code = malloc(DW_PACK_STACK_NR_MAX * DUNWIND_IPCODE_MAX);
-	if (!pw->slots || !pw->pack || !pw->scratch || !pw->tmp || !pw->code) {
+	if (!pw->slots || !pw->pack || !pw->scratch) {
 		dw_pack_writer_free(pw);
 		errno = ENOMEM;
 		return NULL;
@@ -71,8 +67,6 @@ void dw_pack_writer_free(struct dw_pack_writer *pw)
 	free(pw->slots);
 	free(pw->pack);
 	free(pw->scratch);
-	free(pw->tmp);
-	free(pw->code);
 	free(pw);
 }
 
@@ -172,41 +166,28 @@ static void get_fields(unsigned int idx, const struct dunwind_rec_header *rec, _
 	default:
 		v[0] = ss->cookie, v[1] = ss->time, v[2] = ss->pid, v[3] = ss->tid;
 		v[4] = ss->cpu, v[5] = ss->flags, v[6] = ss->period, v[7] = ss->methods;
-		v[8] = ss->stop, v[9] = ss->nr_fp, v[10] = ss->nr_sframe;
+		v[8] = ss->stop, v[9] = ss->nr_fp, v[10] = ss->nr_sframe, v[11] = ss->nr;
 	}
 }
 
 /*
- * The IPs of @rec if an entry gives it back byte for byte: their number,
- * *@ips set; -1 if it does not.
+ * The stack of @rec if an entry gives it back byte for byte: its length
+ * (IPs, or a SAMPLE_STACK's words), *@ips set; -1 if it does not.
  */
-static long stack_of(struct dw_pack_writer *pw, const struct dw_pack_kind *k, const __u8 *rec,
-		     __u32 size, const __u64 **ips)
+static long stack_of(const struct dw_pack_kind *k, const __u8 *rec, __u32 size,
+		     const __u64 **ips)
 {
 	__u16 nr, res[3] = { 0 };
-	int used;
 
+	*ips = (const __u64 *)(rec + k->fixed);
+	if (k->coded)		/* the coded IPs and padding, as they are */
+		return (size - k->fixed) / 8;
 	memcpy(&nr, rec + k->nr_off, sizeof(nr));
-	if (nr > DW_PACK_STACK_NR_MAX)
+	if (nr > DW_PACK_STACK_NR_MAX || size != k->fixed + 8U * nr)
 		return -1;
-	if (!k->coded) {
-		if (size != k->fixed + 8U * nr)
-			return -1;
-		/* SAMPLE's __reserved0 and __reserved1 */
-		if (k->type == DUNWIND_REC_SAMPLE && memcmp(rec + 58, res, 6))
-			return -1;
-		*ips = (const __u64 *)(rec + k->fixed);
-		return nr;
-	}
-	used = dunwind_ipcode_decode(rec + k->fixed, size - k->fixed, pw->tmp, nr);
-	if (used < 0 || (k->fixed + (__u32)used + 7) / 8 * 8 != size ||
-	    dunwind_ipcode_encode(pw->code, pw->tmp, nr) != (__u32)used ||
-	    memcmp(pw->code, rec + k->fixed, used))
+	/* SAMPLE's __reserved0 and __reserved1 */
+	if (k->type == DUNWIND_REC_SAMPLE && memcmp(rec + 58, res, 6))
 		return -1;
-	for (; k->fixed + (__u32)used < size; used++)
-		if (rec[k->fixed + used])
-			return -1;
-	*ips = pw->tmp;
 	return nr;
 }
 
@@ -235,7 +216,7 @@ int dw_pack_add(struct dw_pack_writer *pw, const struct dunwind_rec_header *rec)
 	k = dw_pack_kind_of(rec->type, &idx);
 	if (!k || rec->misc)
 		return 0;
-	nr = stack_of(pw, k, r, rec->size, &ips);
+	nr = stack_of(k, r, rec->size, &ips);
 	if (nr < 0)
 		return 0;
 	/* Most often the stack of the previous record of its type. */
@@ -250,7 +231,7 @@ int dw_pack_add(struct dw_pack_writer *pw, const struct dunwind_rec_header *rec)
 		if (pw->st.nr_stacks >= DW_PACK_STACKS_MAX ||
 		    (__u32)nr > DW_PACK_IPS_MAX - pw->st.nr_ips)
 			return 0;	/* the table is full: as it is */
-		need += (__u32)nr * DUNWIND_IPCODE_MAX;
+		need += (__u32)nr * (k->coded ? 8 : DUNWIND_IPCODE_MAX);
 	}
 	if (need > DW_PACK_MAX - sizeof(*rec))
 		return 0;
@@ -288,7 +269,12 @@ int dw_pack_add(struct dw_pack_writer *pw, const struct dunwind_rec_header *rec)
 	} else {			/* new: defined inline */
 		*p++ = 0;
 		p += put_varint(p, (__u64)nr);
-		p += dunwind_ipcode_encode(p, ips, (__u32)nr);
+		if (k->coded) {		/* already coded */
+			memcpy(p, ips, (size_t)nr * 8);
+			p += nr * 8;
+		} else {
+			p += dunwind_ipcode_encode(p, ips, (__u32)nr);
+		}
 	}
 	pw->len = (__u32)(p - (__u8 *)pw->pack);
 	return 1;
