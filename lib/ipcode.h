@@ -4,6 +4,8 @@
  * LEB128 of its difference from the one before (the first from 0), as
  * uapi/linux/dunwind.h describes.  Return addresses of one stack lie close
  * together: 1 to 3 bytes within a file, about 6 across files, instead of 8.
+ * Its zigzag and LEB128 steps also code the capture's packed records
+ * (user/capture/pack.c).
  * Shared by the module (which codes) and user space (which decodes).
  * Pure C: no kernel-only or libc-only calls.
  */
@@ -11,6 +13,54 @@
 #define DUNWIND_LIB_IPCODE_H
 
 #include <linux/dunwind.h>
+
+/* A signed difference as an unsigned number that is small either way. */
+static inline __u64 dunwind_zigzag(__u64 d)
+{
+	return (d << 1) ^ (__u64)((__s64)d >> 63);
+}
+
+static inline __u64 dunwind_unzigzag(__u64 z)
+{
+	return (z >> 1) ^ (0 - (z & 1));
+}
+
+/* @z as LEB128 at @dst (room for DUNWIND_IPCODE_MAX bytes); the bytes written. */
+static inline __u32 dunwind_leb128_put(__u8 *dst, __u64 z)
+{
+	__u32 n = 0;
+
+	while (z >= 0x80) {
+		dst[n++] = (__u8)(z | 0x80);
+		z >>= 7;
+	}
+	dst[n++] = (__u8)z;
+	return n;
+}
+
+/*
+ * The LEB128 value at @src[*@pos] (hostile input, @len bytes): 0 with
+ * *@pos past it, or -22 (EINVAL) if it runs past @len or takes more than
+ * DUNWIND_IPCODE_MAX bytes.
+ */
+static inline int dunwind_leb128_get(const __u8 *src, __u32 len, __u32 *pos, __u64 *z)
+{
+	__u64 v = 0;
+	__u32 k;
+	__u8 b;
+
+	for (k = 0; k < DUNWIND_IPCODE_MAX; k++) {
+		if (*pos >= len)
+			return -22;
+		b = src[(*pos)++];
+		v |= (__u64)(b & 0x7f) << (7 * k);
+		if (!(b & 0x80)) {
+			*z = v;
+			return 0;
+		}
+	}
+	return -22;
+}
 
 /**
  * dunwind_ipcode_encode() - code @nr IPs into @dst
@@ -22,18 +72,12 @@
  */
 static inline __u32 dunwind_ipcode_encode(__u8 *dst, const __u64 *ips, __u32 nr)
 {
-	__u64 prev = 0, d, z;
+	__u64 prev = 0;
 	__u32 len = 0, i;
 
 	for (i = 0; i < nr; i++) {
-		d = ips[i] - prev;
-		z = (d << 1) ^ (__u64)((__s64)d >> 63);
+		len += dunwind_leb128_put(dst + len, dunwind_zigzag(ips[i] - prev));
 		prev = ips[i];
-		while (z >= 0x80) {
-			dst[len++] = (__u8)(z | 0x80);
-			z >>= 7;
-		}
-		dst[len++] = (__u8)z;
 	}
 	return len;
 }
@@ -51,20 +95,12 @@ static inline __u32 dunwind_ipcode_encode(__u8 *dst, const __u64 *ips, __u32 nr)
 static inline int dunwind_ipcode_decode(const __u8 *src, __u32 len, __u64 *ips, __u32 nr)
 {
 	__u64 prev = 0, z;
-	__u32 pos = 0, i, k;
-	__u8 b;
+	__u32 pos = 0, i;
 
 	for (i = 0; i < nr; i++) {
-		z = 0;
-		for (k = 0;; k++) {
-			if (pos >= len || k == DUNWIND_IPCODE_MAX)
-				return -22;
-			b = src[pos++];
-			z |= (__u64)(b & 0x7f) << (7 * k);
-			if (!(b & 0x80))
-				break;
-		}
-		prev += (z >> 1) ^ (0 - (z & 1));
+		if (dunwind_leb128_get(src, len, &pos, &z))
+			return -22;
+		prev += dunwind_unzigzag(z);
 		if (ips)
 			ips[i] = prev;
 	}

@@ -146,27 +146,6 @@ static int refuse(struct dw_pack_reader *pr, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A LEB128 value at @p[*pos] (before @len): 0, or -EINVAL if cut or too long. */
-static int get_varint(const __u8 *p, __u32 len, __u32 *pos, __u64 *v)
-{
-	__u64 z = 0;
-	__u32 k;
-
-	for (k = 0; k < DUNWIND_IPCODE_MAX; k++) {
-		__u8 b;
-
-		if (*pos >= len)
-			return -EINVAL;
-		b = p[(*pos)++];
-		z |= (__u64)(b & 0x7f) << (7 * k);
-		if (!(b & 0x80)) {
-			*v = z;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 static void put_field(__u8 *rec, const struct dw_pack_field *f, __u64 v)
 {
 	__u8 b = (__u8)v;
@@ -198,7 +177,7 @@ static int get_stack(struct dw_pack_reader *pr, int raw, const __u8 *p, __u32 le
 	__u64 ref, nr;
 	int used, err;
 
-	if (get_varint(p, len, pos, &ref))
+	if (dunwind_leb128_get(p, len, pos, &ref))
 		return refuse(pr, "an entry is cut short (its stack)");
 	if (ref) {
 		if (ref > pr->st.nr_stacks)
@@ -207,7 +186,7 @@ static int get_stack(struct dw_pack_reader *pr, int raw, const __u8 *p, __u32 le
 		*id = (__u32)(ref - 1);
 		return 0;
 	}
-	if (get_varint(p, len, pos, &nr))
+	if (dunwind_leb128_get(p, len, pos, &nr))
 		return refuse(pr, "a stack definition is cut short (its count)");
 	if (nr > DW_PACK_STACK_NR_MAX)
 		return refuse(pr, "a stack of %llu IPs (at most %u)", (unsigned long long)nr,
@@ -249,9 +228,9 @@ static int unpack_entry(struct dw_pack_reader *pr, const struct dw_pack_kind *k,
 	for (i = 0; i < k->nr_fields; i++) {
 		__u64 z, v;
 
-		if (get_varint(p, len, pos, &z))
+		if (dunwind_leb128_get(p, len, pos, &z))
 			return refuse(pr, "an entry is cut short (field %u)", i);
-		v = pr->st.prev[idx][i] + ((z >> 1) ^ (0 - (z & 1)));
+		v = pr->st.prev[idx][i] + dunwind_unzigzag(z);
 		if (k->f[i].width < 8 && v >> (8 * k->f[i].width))
 			return refuse(pr, "field %u of a type-%u entry is out of its range",
 				      i, k->type);

@@ -131,18 +131,6 @@ static int grow(struct dw_pack_writer *pw)
 	return 0;
 }
 
-static __u32 put_varint(__u8 *p, __u64 z)
-{
-	__u32 n = 0;
-
-	while (z >= 0x80) {
-		p[n++] = (__u8)(z | 0x80);
-		z >>= 7;
-	}
-	p[n++] = (__u8)z;
-	return n;
-}
-
 /*
  * The fields of @rec in the order of pack.c's table for its kind @idx
  * (capture_pack_test's round trip checks that they agree), read from the
@@ -262,13 +250,13 @@ int dw_pack_add(struct dw_pack_writer *pw, const struct dunwind_rec_header *rec)
 			continue;
 		}
 		prev[i] = vals[i];
-		p += put_varint(p, (d << 1) ^ (__u64)((__s64)d >> 63));
+		p += dunwind_leb128_put(p, dunwind_zigzag(d));
 	}
 	if (ref) {
-		p += put_varint(p, ref);
+		p += dunwind_leb128_put(p, ref);
 	} else {			/* new: defined inline */
 		*p++ = 0;
-		p += put_varint(p, (__u64)nr);
+		p += dunwind_leb128_put(p, (__u64)nr);
 		if (k->coded) {		/* already coded */
 			memcpy(p, ips, (size_t)nr * 8);
 			p += nr * 8;
