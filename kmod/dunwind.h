@@ -170,6 +170,12 @@ struct dunwind_pending_slot {
 	 * thread stacks.
 	 */
 	struct dunwind_vma_memo stack;
+	/*
+	 * The mappings and last rule of the slot's last walk, for the next
+	 * (struct dunwind_sframe_memo): kmalloc'd by its first walk, used
+	 * as @ips is; freed with the table.
+	 */
+	struct dunwind_sframe_memo *memo;
 };
 
 struct dunwind_pending {
@@ -335,16 +341,45 @@ struct dunwind_sframe_cache {
 	u64 epoch;			/* the last mapping build's */
 };
 
+struct dunwind_walk_trace;
+
+/* A rule a slot's memo keeps (struct dunwind_sframe_memo.rules). */
+struct dunwind_memo_rule {
+	struct dunwind_urule rule;
+	u64 gen;			/* the memo's @rules_gen when it was put */
+};
+
+#define DUNWIND_MEMO_RULE_BITS	5
+#define DUNWIND_MEMO_RULES	(1U << DUNWIND_MEMO_RULE_BITS)
+
 /*
  * The mappings one walk has looked up, to skip the mmap lock per frame
  * (and per mapping dunwind_mmap_report() checks), the last frame's rule,
  * and how many reads of tables in the process's memory it has made.
  * Only the counts and @rule's range are set at the start of a walk
  * (dunwind_sframe_memo_init()): @maps is read below @nr only.
+ *
+ * A pending slot keeps its last walk's memo for the slot's next walk
+ * (kmod/unwind.c: dunwind_unwind_first_vmas()): its mappings and rules
+ * still hold while the address space has not changed since (@kept_mm at
+ * @kept_seq, as the slot's stack memo checks it) and no table was
+ * registered (@kept_gen), the common case of a thread sampled again.
+ * A slot's memo also keeps the rules its walks used (@rules, direct-mapped
+ * by PC, valid while their @gen is the memo's @rules_gen): a frame whose
+ * rule is there needs no lookup in the session's cache.
  */
 struct dunwind_sframe_memo {
 	unsigned int nr, next;
 	unsigned int reads;		/* bounded by DUNWIND_SFRAME_WALK_READS */
+	unsigned int kept_seq;		/* the mm's sequence the memo is valid at */
+	struct mm_struct *kept_mm;	/* not held: compared while the stack memo holds it */
+	u64 kept_gen;			/* dunwind_registry_gen() at its walk's start */
+	struct dunwind_memo_rule *rules;	/* DUNWIND_MEMO_RULES, or NULL */
+	struct dunwind_walk_trace *trace;	/* the last walk's (kmod/replay.c), or NULL */
+	u64 rules_gen;			/* bumped when the memo is emptied */
+	/* The process's entry points (kmod/unwind.c), once a walk read them. */
+	bool entries;
+	unsigned long entry, ld_entry;
 	/*
 	 * dunwind_sframe_rule()'s result: the last frame's rule, its range
 	 * cut to the mapping it came from (empty after a frame with none).
@@ -363,6 +398,28 @@ static inline void dunwind_sframe_memo_init(struct dunwind_sframe_memo *memo)
 	memo->reads = 0;
 	memo->rule.pc_lo = 0;
 	memo->rule.pc_hi = 0;
+	memo->kept_mm = NULL;
+	memo->rules_gen++;
+	memo->entries = false;
+}
+
+/**
+ * dunwind_sframe_memo_find() - the mapping of the walk's memo that holds @pc
+ * @memo:	the walk's memo
+ * @pc:		the PC
+ *
+ * Context: any.
+ * Return: the entry, or NULL if the walk has not looked it up.
+ */
+static inline struct dunwind_sframe_map *dunwind_sframe_memo_find(struct dunwind_sframe_memo *memo,
+								  unsigned long pc)
+{
+	unsigned int i;
+
+	for (i = 0; i < memo->nr; i++)
+		if (pc >= memo->maps[i].key.start && pc < memo->maps[i].key.end)
+			return &memo->maps[i];
+	return NULL;
 }
 
 int dunwind_sframe_cache_init(struct dunwind_sframe_cache *c);
@@ -382,8 +439,6 @@ struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,
 						   struct dunwind_sframe_memo *memo,
 						   const struct dunwind_sframe_map *found,
 						   unsigned long ehdr);
-const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_sframe_memo *memo,
-							  unsigned long pc);
 void dunwind_sframe_reported(struct dunwind_session *s, const struct dunwind_sframe_map *m,
 			     u64 tag);
 
@@ -452,6 +507,7 @@ enum dunwind_counter {
 	DW_CNT_BARRIER_MISSED,
 	DW_CNT_BARRIER_NS,
 	DW_CNT_WALK_SAMPLES,
+	DW_CNT_WALKS_REPLAYED,
 	DW_CNT_MAX,
 };
 
@@ -615,7 +671,7 @@ void dunwind_detach(struct dunwind_session *s);
 
 int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
-void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_memo *memo,
+void dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			 const u64 *ips, unsigned int nr);
 
 void dunwind_barrier_init(struct dunwind_barrier *b);

@@ -224,11 +224,11 @@ static u64 dunwind_mmap_tag(const struct dunwind_mmap_key *key)
  * ask the set again.
  * @key: the walk's generation and process, its mapping filled in here.
  */
-static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
-				   const struct dunwind_sframe_memo *memo, unsigned long ip,
-				   struct dunwind_mmap_key *key, unsigned long *lo, unsigned long *hi)
+static bool dunwind_mmap_memo_seen(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+				   unsigned long ip, struct dunwind_mmap_key *key,
+				   unsigned long *lo, unsigned long *hi)
 {
-	const struct dunwind_sframe_map *m = dunwind_sframe_memo_find(memo, ip);
+	struct dunwind_sframe_map *m = dunwind_sframe_memo_find(memo, ip);
 
 	if (!m)
 		return false;
@@ -237,6 +237,8 @@ static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
 		if (!dunwind_mmap_is_seen(&s->mmap_seen, key))
 			return false;
 		dunwind_sframe_reported(s, m, dunwind_mmap_tag(key));
+		/* And in the memo, which the slot may keep for its next walk. */
+		m->reported = dunwind_mmap_tag(key);
 	}
 	*lo = m->key.start;
 	*hi = m->key.end;
@@ -252,7 +254,7 @@ static bool dunwind_mmap_memo_seen(struct dunwind_session *s,
  *
  * Context: task_work (may sleep and fault), current's address space.
  */
-void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_memo *memo,
+void dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			 const u64 *ips, unsigned int nr)
 {
 	unsigned long lo[4] = {}, hi[4] = {}, cur_lo = 0, cur_len = 0;
@@ -264,9 +266,18 @@ void dunwind_mmap_report(struct dunwind_session *s, const struct dunwind_sframe_
 	key.gen = atomic_read(&s->exec_gen);
 	key.pid = task_tgid_nr(current);
 	for (i = 0; i < nr; i++) {
+		const struct dunwind_sframe_map *m;
+
 		/* Most IPs lie in the same mapping as the IP before. */
 		if (ips[i] - cur_lo < cur_len)
 			continue;
+		/* And the others in one the walk met, reported for this process already. */
+		m = dunwind_sframe_memo_find(memo, ips[i]);
+		if (m && m->reported == dunwind_mmap_tag(&key)) {
+			cur_lo = m->key.start;
+			cur_len = m->key.end - m->key.start;
+			continue;
+		}
 		for (j = 0; j < ARRAY_SIZE(lo); j++)
 			if (ips[i] - lo[j] < hi[j] - lo[j])
 				break;

@@ -71,6 +71,7 @@ void dunwind_pending_free(struct dunwind_pending *p)
 		kfree(p->slots[i].box);
 		kfree(p->slots[i].ips);
 		kfree(p->slots[i].code);
+		kfree(p->slots[i].memo);
 		dunwind_interp_scratch_free(p->slots[i].interp);
 		dunwind_vma_memo_free(&p->slots[i].stack);
 	}

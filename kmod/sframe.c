@@ -268,25 +268,6 @@ struct dunwind_sframe_map *dunwind_sframe_memo_add(struct dunwind_session *s,
 }
 
 /**
- * dunwind_sframe_memo_find() - the mapping of the walk's memo that holds @pc
- * @memo:	the walk's memo
- * @pc:		the PC
- *
- * Context: any.
- * Return: the entry, or NULL if the walk has not looked it up.
- */
-const struct dunwind_sframe_map *dunwind_sframe_memo_find(const struct dunwind_sframe_memo *memo,
-							  unsigned long pc)
-{
-	unsigned int i;
-
-	for (i = 0; i < memo->nr; i++)
-		if (pc >= memo->maps[i].key.start && pc < memo->maps[i].key.end)
-			return &memo->maps[i];
-	return NULL;
-}
-
-/**
  * dunwind_sframe_reported() - note in the session cache that a mapping's
  * MMAP record was written
  * @s:		session
@@ -351,7 +332,7 @@ static noinline int dunwind_sframe_map_new(struct dunwind_session *s,
 int dunwind_sframe_map(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 		       unsigned long pc, struct dunwind_sframe_map **out)
 {
-	*out = (struct dunwind_sframe_map *)dunwind_sframe_memo_find(memo, pc);
+	*out = dunwind_sframe_memo_find(memo, pc);
 	if (*out)
 		return 0;
 	return dunwind_sframe_map_new(s, memo, pc, out);

@@ -98,6 +98,46 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 	return 0;
 }
 
+/* Where a slot's memo keeps the rule for @pc (NULL: the memo keeps none). */
+static struct dunwind_memo_rule *dunwind_sframe_memo_slot(struct dunwind_sframe_memo *memo,
+							   unsigned long pc)
+{
+	return memo->rules ? &memo->rules[hash_long(pc, DUNWIND_MEMO_RULE_BITS)] : NULL;
+}
+
+/*
+ * The rule the memo keeps for @pc.  It came from one of the memo's
+ * mappings, which still hold while the memo does (struct
+ * dunwind_sframe_memo).  *@smap: the kind of table it came from.
+ * Return: 0 with @memo->rule set to it; -ENODATA: the memo keeps that the
+ * table has no usable rule for @pc (@memo->rule untouched); -ENOENT: the
+ * memo keeps nothing for @pc.
+ */
+static int dunwind_sframe_memo_rule(struct dunwind_sframe_memo *memo, unsigned long pc, u8 *smap)
+{
+	const struct dunwind_memo_rule *e = dunwind_sframe_memo_slot(memo, pc);
+
+	if (!e || e->gen != memo->rules_gen || pc < e->rule.pc_lo || pc >= e->rule.pc_hi)
+		return -ENOENT;
+	*smap = e->rule.smap;
+	if (e->rule.nodata)
+		return -ENODATA;
+	memo->rule = e->rule;
+	return 0;
+}
+
+/* Keep @rule, found for @pc (its range cut to its mapping), in the memo. */
+static void dunwind_sframe_memo_rule_put(struct dunwind_sframe_memo *memo, unsigned long pc,
+					 const struct dunwind_urule *rule)
+{
+	struct dunwind_memo_rule *e = dunwind_sframe_memo_slot(memo, pc);
+
+	if (!e)
+		return;
+	e->rule = *rule;
+	e->gen = memo->rules_gen;
+}
+
 /*
  * The cached rule for @pc of the mapping built as @epoch, lockless: a
  * lookup that raced with a writer is made again.  The way to replace next
@@ -132,6 +172,17 @@ static void dunwind_sframe_memo_keep(const struct dunwind_sframe_map *m, struct 
 {
 	rule->pc_lo = max_t(u64, rule->pc_lo, m->key.start);
 	rule->pc_hi = min_t(u64, rule->pc_hi, m->key.end);
+}
+
+/* Keep in the memo that @pc of @m has no usable rule (@rule, marked nodata). */
+static void dunwind_sframe_memo_nodata(struct dunwind_sframe_memo *memo,
+				       const struct dunwind_sframe_map *m, unsigned long pc,
+				       const struct dunwind_urule *rule)
+{
+	struct dunwind_urule cut = *rule;
+
+	dunwind_sframe_memo_keep(m, &cut);
+	dunwind_sframe_memo_rule_put(memo, pc, &cut);
 }
 
 /*
@@ -219,6 +270,8 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 	if (m->state != state)
 		return -ENOENT;
 	ret = dunwind_sframe_rule_hit(c, m, pc, rule);
+	if (ret == -ENODATA)
+		dunwind_sframe_memo_nodata(memo, m, pc, rule);
 	if (ret != -ENOENT)
 		return ret;
 
@@ -238,8 +291,10 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 	rule->nodata = ret == -ENODATA;
 	rule->smap = state;
 	dunwind_sframe_rule_add(c, m->epoch, pc, rule);
-	if (ret)
+	if (ret) {
+		dunwind_sframe_memo_nodata(memo, m, pc, rule);
 		return ret;
+	}
 	dunwind_sframe_memo_keep(m, rule);
 	return 0;
 }
@@ -262,11 +317,18 @@ static int dunwind_sframe_rule_find(struct dunwind_session *s, struct dunwind_sf
 bool dunwind_sframe_rule_cached(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 				unsigned long pc)
 {
-	const struct dunwind_sframe_map *m = dunwind_sframe_memo_find(memo, pc);
+	const struct dunwind_sframe_map *m;
+	u8 smap;
+	int ret = dunwind_sframe_memo_rule(memo, pc, &smap);
 
-	if (m && (m->state == DUNWIND_SMAP_OK || m->state == DUNWIND_SMAP_REG) &&
-	    !dunwind_sframe_rule_hit(&s->sframe, m, pc, &memo->rule))
+	if (!ret)
 		return true;
+	m = ret == -ENOENT ? dunwind_sframe_memo_find(memo, pc) : NULL;
+	if (m && (m->state == DUNWIND_SMAP_OK || m->state == DUNWIND_SMAP_REG) &&
+	    !dunwind_sframe_rule_hit(&s->sframe, m, pc, &memo->rule)) {
+		dunwind_sframe_memo_rule_put(memo, pc, &memo->rule);
+		return true;
+	}
 	/* A lookup that raced with a writer may have written part of it. */
 	memo->rule.pc_lo = 0;
 	memo->rule.pc_hi = 0;
@@ -295,16 +357,26 @@ int dunwind_sframe_rule(struct dunwind_session *s, struct dunwind_sframe_memo *m
 			unsigned long pc, u8 state)
 {
 	struct dunwind_urule *rule = &memo->rule;
+	u8 smap;
 	int ret;
 
 	might_fault();
 	if (pc >= rule->pc_lo && pc < rule->pc_hi)
 		return rule->smap == state ? 0 : -ENOENT;
+	/*
+	 * Kept by the slot's memo: a usable rule is @memo->rule now (for the
+	 * other kind of table, the next method finds it there).
+	 */
+	ret = dunwind_sframe_memo_rule(memo, pc, &smap);
+	if (ret != -ENOENT)
+		return smap == state ? ret : -ENOENT;
 	ret = dunwind_sframe_rule_find(s, memo, pc, state, rule);
 	if (ret) {
 		/* A failed lookup may have written part of it: no range. */
 		rule->pc_lo = 0;
 		rule->pc_hi = 0;
+	} else {
+		dunwind_sframe_memo_rule_put(memo, pc, rule);
 	}
 	return ret;
 }

@@ -87,6 +87,8 @@ void dunwind_unwind_restorers(struct dunwind_unwind *st)
 {
 	unsigned int nr = dunwind_arch_restorers(st->restorer, DUNWIND_MAX_RESTORERS);
 
+	/* The signal actions may change before the next walk: no replay. */
+	dunwind_trace_poison(st->trace);
 	st->restorers_read = true;
 	st->nr_restorers = dunwind_sa_restorers(st->restorer, nr, DUNWIND_MAX_RESTORERS);
 }
@@ -119,20 +121,38 @@ static unsigned long dunwind_unwind_auxv(struct mm_struct *mm, unsigned long typ
  * The entry points where the process's first instruction can lie: the
  * program's (AT_ENTRY) and, for a dynamic program, the loader's (its ELF
  * header's e_entry, read from its image at AT_BASE).  Read when first
- * asked, once per walk: a walk that tables cover to its end never reads
- * them.
+ * asked, once per walk (a walk that tables cover to its end never reads
+ * them), and kept in the walk's memo, which the slot's next walk keeps
+ * while the mappings have not changed.
  * Context: task_work of current (may fault).
  */
 void dunwind_unwind_entries(struct dunwind_unwind *st)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long base = dunwind_unwind_auxv(mm, AT_BASE), e_entry;
+	struct dunwind_sframe_memo *memo = st->memo;
+	unsigned long base, e_entry, at;
 
 	st->entries_read = true;
+	if (memo->entries) {
+		st->entry = memo->entry;
+		st->ld_entry = memo->ld_entry;
+		return;
+	}
+	base = dunwind_unwind_auxv(mm, AT_BASE);
 	st->entry = dunwind_unwind_auxv(mm, AT_ENTRY);
-	if (base && !get_user(e_entry, (const unsigned long __user *)
-			      (base + offsetof(struct elf64_hdr, e_entry))))
+	if (base) {
+		at = base + offsetof(struct elf64_hdr, e_entry);
+		if (get_user(e_entry, (const unsigned long __user *)at)) {
+			dunwind_trace_poison(st->trace);
+			return;		/* not kept: the next walk reads it again */
+		}
+		if (st->trace)
+			dunwind_trace_read(st->trace, at, e_entry);
 		st->ld_entry = base + e_entry;
+	}
+	memo->entry = st->entry;
+	memo->ld_entry = st->ld_entry;
+	memo->entries = true;
 }
 
 /* Is the frame at @st a new thread's first, at the root of its new stack? */
@@ -162,6 +182,8 @@ static bool dunwind_unwind_signal(struct dunwind_unwind *st)
 	struct dunwind_uregs r;
 	int ret;
 
+	/* A signal frame's registers are many words: no replay. */
+	dunwind_trace_poison(st->trace);
 	if (st->signals++ >= 8)
 		return dunwind_unwind_end(st, DUNWIND_STOP_BAD_FRAME);
 	ret = dunwind_arch_sigframe(st->sp, st->fp, st->hi, &r);
@@ -192,7 +214,7 @@ static bool dunwind_unwind_barrier(struct dunwind_unwind *st)
 
 	if (!st->barrier || !(st->s->cfg.flags & DUNWIND_CFG_TABLE_BARRIER))
 		return false;
-	m = dunwind_sframe_memo_find(&st->memo, st->exact ? st->ip : st->ip - 1);
+	m = dunwind_sframe_memo_find(st->memo, st->exact ? st->ip : st->ip - 1);
 	if (!m || m->state != DUNWIND_SMAP_NONE || !m->want_table ||
 	    !dunwind_barrier_claim(&st->s->barrier, m->key.dev, m->key.ino))
 		return false;
@@ -207,16 +229,16 @@ static const struct dunwind_urule dunwind_fp_rule = DUNWIND_ARCH_FP_RULE;
 static int dunwind_unwind_sframe(struct dunwind_unwind *st, unsigned long pc,
 				 const struct dunwind_urule **rule)
 {
-	*rule = &st->memo.rule;
-	return dunwind_sframe_rule(st->s, &st->memo, pc, DUNWIND_SMAP_OK);
+	*rule = &st->memo->rule;
+	return dunwind_sframe_rule(st->s, st->memo, pc, DUNWIND_SMAP_OK);
 }
 
 /* A table the recorder registered for the file (kmod/registry.c). */
 static int dunwind_unwind_registered(struct dunwind_unwind *st, unsigned long pc,
 				     const struct dunwind_urule **rule)
 {
-	*rule = &st->memo.rule;
-	return dunwind_sframe_rule(st->s, &st->memo, pc, DUNWIND_SMAP_REG);
+	*rule = &st->memo->rule;
+	return dunwind_sframe_rule(st->s, st->memo, pc, DUNWIND_SMAP_REG);
 }
 
 /*
@@ -317,7 +339,9 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 		st->sigframe = true;
 		return false;
 	}
-	/* A table without a row: a signal trampoline's CFI, or none. */
+	/* A table without a row: a signal trampoline's CFI, or none (its code read). */
+	if (ret == -ENODATA)
+		dunwind_trace_poison(st->trace);
 	if (ret == -ENODATA && dunwind_arch_at_sigreturn(st->ip, st->exact)) {
 		st->sigframe = true;
 		return false;
@@ -341,7 +365,11 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
  */
 static bool dunwind_unwind_aux(struct dunwind_unwind *st, unsigned long *aux)
 {
+	if (st->trace)
+		st->trace->aux_used = true;
 	if (st->aux_state == DUNWIND_AUX_AT) {
+		/* Its address is the walk's, not the registers': not checked by a replay. */
+		dunwind_trace_poison(st->trace);
 		if (get_user(*aux, (const unsigned long __user *)st->aux))
 			return false;
 		st->aux = *aux;
@@ -392,9 +420,9 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
 	dunwind_step_rule(rule, &r);
 	if (!rule->ra_aux)
-		stop = dunwind_step(&r, &f, base, st->hi, st->exact, false);
+		stop = dunwind_step(&r, &f, base, st->hi, st->exact, false, st->trace);
 	else if (dunwind_unwind_aux(st, &lr))
-		stop = dunwind_step_lr(&r, &f, base, st->hi, st->exact, lr);
+		stop = dunwind_step_lr(&r, &f, base, st->hi, st->exact, lr, st->trace);
 	else
 		stop = DUNWIND_STOP_NO_INFO;
 	/*
@@ -418,12 +446,27 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 }
 
 /*
+ * Is the slot's memo of its last walk still true here: the same address
+ * space, unchanged since (the stack memo, just found valid, holds @mm at
+ * that sequence), and no table registered since?
+ */
+static bool dunwind_unwind_memo_kept(const struct dunwind_unwind *st, struct mm_struct *mm)
+{
+	const struct dunwind_sframe_memo *memo = st->memo;
+
+	/* The walk's own memo (no slot's to be had) is not even initialized yet. */
+	return memo != &st->own && memo->kept_mm == mm && st->stack->mm == mm &&
+	       memo->kept_seq == st->stack->seq && memo->kept_gen == st->reg_gen;
+}
+
+/*
  * The stack mapping, and the mapping of the first frame's IP into the
- * walk's memo: from the slot's memo (the stack) and the session's mapping
- * cache when the process's mappings did not change since a walk saw them,
- * else under one mmap lock (the lock and the tree walks are a good part
- * of a short walk's cost).  Return: 0, or -errno with no stack mapping
- * known.
+ * walk's memo: from the slot's memos (the stack, the last walk's
+ * mappings) and the session's mapping cache when the process's mappings
+ * did not change since a walk saw them, else under one mmap lock (the
+ * lock and the tree walks are a good part of a short walk's cost).  The
+ * memo is emptied here unless the slot's last walk left it true.
+ * Return: 0, or -errno with no stack mapping known.
  */
 static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 {
@@ -433,20 +476,32 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 	struct dunwind_vma_key stack;
 	struct vm_area_struct *vma;
 	unsigned long ehdr = 0;
-	bool have_ip = false;
+	bool have_ip = false, kept = false;
 	int ret = -EFAULT;
 
 	if (dunwind_vma_memo_find(st->stack, mm, st->sp)) {
 		stack.start = st->stack->start;
 		stack.end = st->stack->end;
+		kept = dunwind_unwind_memo_kept(st, mm);
+		st->kept = kept;
 	} else if (!dunwind_vma_cache_find(&st->s->vmas, mm, st->sp, &stack)) {
 		stack.end = 0;
+	}
+	if (kept) {
+		st->memo->reads = 0;
+		if (!want_ip || dunwind_sframe_memo_find(st->memo, st->ip)) {
+			st->lo = stack.start;
+			st->hi = stack.end;
+			return 0;
+		}
+	} else {
+		dunwind_sframe_memo_init(st->memo);
 	}
 	if (stack.end && (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
 		st->lo = stack.start;
 		st->hi = stack.end;
 		if (want_ip)
-			dunwind_sframe_memo_add(st->s, &st->memo, &found, 0);
+			dunwind_sframe_memo_add(st->s, st->memo, &found, 0);
 		return 0;
 	}
 	if (mmap_read_lock_killable(mm))
@@ -464,7 +519,7 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 		have_ip = !dunwind_sframe_memo_vma(st->s, mm, st->ip, &found, &ehdr);
 	mmap_read_unlock(mm);
 	if (have_ip)
-		dunwind_sframe_memo_add(st->s, &st->memo, &found, ehdr);
+		dunwind_sframe_memo_add(st->s, st->memo, &found, ehdr);
 	return ret;
 }
 
@@ -474,18 +529,27 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
  * @s:		session (its caches and configuration)
  * @regs:	current's user registers
  * @stack:	the walk's slot's stack mapping memo
+ * @memo:	the walk's slot's memo of its last walk (kept for the next by
+ *		dunwind_unwind_keep()), or NULL: the walk has its own
  * @barrier:	may stop at a file without a table for the recorder's verdict
  *
  * Context: task_work of current (may sleep and fault).
  */
 void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
-			  struct pt_regs *regs, struct dunwind_vma_memo *stack, bool barrier)
+			  struct pt_regs *regs, struct dunwind_vma_memo *stack,
+			  struct dunwind_sframe_memo *memo, bool barrier)
 {
 	struct dunwind_uregs u;
 
 	/* The memo's arrays are large and read only below its counts. */
-	memset(st, 0, offsetof(struct dunwind_unwind, memo));
-	dunwind_sframe_memo_init(&st->memo);
+	memset(st, 0, offsetof(struct dunwind_unwind, own));
+	st->memo = memo ?: &st->own;
+	if (!memo) {
+		st->own.rules = NULL;
+		st->own.trace = NULL;
+	}
+	/* Before any lookup: a registration during the walk voids the kept memo. */
+	st->reg_gen = dunwind_registry_gen();
 	st->s = s;
 	st->barrier = barrier;
 	st->regs = regs;
@@ -504,6 +568,26 @@ void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
 		st->last = true;
 		st->stop = DUNWIND_STOP_BAD_FRAME;
 	}
+}
+
+/**
+ * dunwind_unwind_keep() - leave the walk's memo true for the slot's next walk
+ * @st:		iterator state, the walk over
+ *
+ * Its mappings were looked up at the stack memo's sequence or later: the
+ * next walk finds them true only where that sequence still holds.
+ *
+ * Context: task_work of current.
+ */
+void dunwind_unwind_keep(struct dunwind_unwind *st)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (st->memo == &st->own)
+		return;
+	st->memo->kept_mm = st->stack->mm == mm ? mm : NULL;
+	st->memo->kept_seq = st->stack->seq;
+	st->memo->kept_gen = st->reg_gen;
 }
 
 /**

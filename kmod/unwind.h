@@ -58,7 +58,11 @@ struct dunwind_unwind {
 	struct dunwind_session *s;
 	struct pt_regs *regs;		/* at kernel entry */
 	struct dunwind_vma_memo *stack;	/* the slot's stack mapping (dunwind_walk.stack) */
-	struct dunwind_sframe_memo memo;	/* last: start() zeroes all before it */
+	u64 reg_gen;			/* dunwind_registry_gen() at the start */
+	struct dunwind_sframe_memo *memo;	/* the slot's kept memo, or @own */
+	bool kept;			/* @memo is the slot's last walk's, still true */
+	struct dunwind_walk_trace *trace;	/* this walk's reads, or NULL */
+	struct dunwind_sframe_memo own;	/* last: start() zeroes all before it */
 };
 
 /**
@@ -94,21 +98,97 @@ enum {
 
 extern const struct dunwind_unwind_method dunwind_unwind_methods[DUNWIND_METHOD_NR];
 
+/*
+ * What a walk read of user memory, and what it found (kmod/replay.c).  A
+ * walk from the same registers in the same address space (its slot's memo
+ * kept: struct dunwind_sframe_memo) that reads the same words at the same
+ * addresses finds the same frames: the slot's next walk from those
+ * registers reads them again, compares, and takes the frames.  More than
+ * DUNWIND_TRACE_READS reads (@nr_reads past it) also marks a walk that
+ * cannot be replayed: one that faulted, crossed a signal frame, read the
+ * signal actions, or read the aux register from memory.
+ */
+#define DUNWIND_TRACE_READS	64
+#define DUNWIND_TRACE_FRAMES	32
+
+struct dunwind_trace_read {
+	unsigned long addr, val;
+};
+
+struct dunwind_walk_trace {
+	unsigned long ip, sp, fp, aux;	/* the registers the walk started from */
+	bool valid;			/* a walk to replay is here */
+	bool aux_used;			/* ... that used @aux */
+	bool fp_used;			/* ... that used @fp (a CFA based on it) */
+	/*
+	 * The frame's FP: @fp still (DUNWIND_TRACE_FP_REGS), or the word read
+	 * at @fp_at (_READ), noted as a read of the trace only once a CFA is
+	 * based on it (_NOTED): a saved %rbp that nothing uses is no input.
+	 */
+	u8 fp_src;
+	unsigned long fp_at, fp_val;
+	u8 stop, methods;
+	u32 nr_reads;
+	u32 nr;				/* its frames, in @ips */
+	u32 nr_by[DUNWIND_METHOD_NR];	/* by method, as struct dunwind_walk's */
+	struct dunwind_trace_read reads[DUNWIND_TRACE_READS];
+	u64 ips[DUNWIND_TRACE_FRAMES];
+};
+
+#define DUNWIND_TRACE_FP_REGS	0
+#define DUNWIND_TRACE_FP_READ	1
+#define DUNWIND_TRACE_FP_NOTED	2
+
+/* Note a read of @val at user address @addr in @t.  Context: any. */
+static __always_inline void dunwind_trace_read(struct dunwind_walk_trace *t, unsigned long addr,
+					       unsigned long val)
+{
+	/* By pointer: no array bounds check (a call) in a user access window. */
+	struct dunwind_trace_read *rd = t->reads + t->nr_reads;
+
+	if (t->nr_reads < DUNWIND_TRACE_READS) {
+		rd->addr = addr;
+		rd->val = val;
+	}
+	t->nr_reads++;
+}
+
+/* A step bases its CFA on the frame's FP: that FP is an input.  Context: any. */
+static __always_inline void dunwind_trace_fp(struct dunwind_walk_trace *t)
+{
+	if (t->fp_src == DUNWIND_TRACE_FP_REGS) {
+		t->fp_used = true;
+	} else if (t->fp_src == DUNWIND_TRACE_FP_READ) {
+		dunwind_trace_read(t, t->fp_at, t->fp_val);
+		t->fp_src = DUNWIND_TRACE_FP_NOTED;
+	}
+}
+
+/* The walk of @t depends on what a replay cannot check.  Context: any. */
+static inline void dunwind_trace_poison(struct dunwind_walk_trace *t)
+{
+	if (t)
+		t->nr_reads = DUNWIND_TRACE_READS + 1;
+}
+
 #define DUNWIND_AUX_LOST	0	/* unknown */
 #define DUNWIND_AUX_VALUE	1	/* @aux is the value */
 #define DUNWIND_AUX_AT		2	/* saved at user address @aux, read when needed */
 
 void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
-			  struct pt_regs *regs, struct dunwind_vma_memo *stack, bool barrier);
+			  struct pt_regs *regs, struct dunwind_vma_memo *stack,
+			  struct dunwind_sframe_memo *memo, bool barrier);
 void dunwind_unwind_next(struct dunwind_unwind *st);
+void dunwind_unwind_keep(struct dunwind_unwind *st);
+const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips,
+						unsigned int cap);
+void dunwind_replay_begin(struct dunwind_unwind *st);
+void dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips, unsigned int nr,
+			const unsigned int *nr_by, u8 methods, u8 stop);
 void dunwind_unwind_restorers(struct dunwind_unwind *st);
 void dunwind_unwind_entries(struct dunwind_unwind *st);
 unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned int *nr,
 				 unsigned int cap);
-
-#define dunwind_for_each_user_frame(st, s, regs, stack, barrier) \
-	for (dunwind_unwind_start(st, s, regs, stack, barrier); !(st)->done; \
-	     dunwind_unwind_next(st))
 
 static __always_inline bool dunwind_unwind_near(unsigned long pc, unsigned long entry)
 {
@@ -156,6 +236,7 @@ static __always_inline void dunwind_step_rule(const struct dunwind_urule *rule,
  * @hi:		the end of the stack mapping that holds @f->sp
  * @exact:	@f->ip was interrupted, not a return address
  * @open:	the caller holds a user access window over [@f->sp, @hi)
+ * @t:		the walk's trace (its reads are noted), or NULL
  *
  * The CFA must be 8-byte aligned, strictly above SP and inside the stack
  * mapping; the slots read lie below the CFA and at or above SP.  In an
@@ -172,13 +253,17 @@ static __always_inline void dunwind_step_rule(const struct dunwind_urule *rule,
  * unchanged.
  */
 static __always_inline u8 dunwind_step(const struct dunwind_step_rule *r, struct dunwind_frame *f,
-				       unsigned long base, unsigned long hi, bool exact, bool open)
+				       unsigned long base, unsigned long hi, bool exact, bool open,
+				       struct dunwind_walk_trace *t)
 {
 	const unsigned long cfa = base + r->cfa_off;
 	const bool fp_read = r->fp_saved && !(exact && cfa + r->fp_off < f->sp);
 	const long dmin = fp_read ? r->dmin : r->dmin_ra;
 	unsigned long ra, fp = f->fp;
 
+	/* Even a frame found bad by its CFA depends on the FP it is based on. */
+	if (t && r->cfa_fp)
+		dunwind_trace_fp(t);
 	/* CFA - SP cannot wrap: both lie in the stack mapping. */
 	if (!r->slots_ok || cfa & (sizeof(long) - 1) || cfa > hi || (long)(cfa - f->sp) < dmin)
 		return DUNWIND_STOP_BAD_FRAME;
@@ -189,6 +274,14 @@ static __always_inline u8 dunwind_step(const struct dunwind_step_rule *r, struct
 		unsafe_get_user(fp, (const unsigned long __user *)(cfa + r->fp_off), fault);
 	if (!open)
 		user_access_end();
+	if (t) {
+		dunwind_trace_read(t, cfa + r->ra_off, ra);
+		if (fp_read) {
+			t->fp_at = cfa + r->fp_off;
+			t->fp_val = fp;
+			t->fp_src = DUNWIND_TRACE_FP_READ;
+		}
+	}
 	ra = dunwind_arch_user_ra(ra);
 	/* A zero or kernel return address is no frame (roots end before a step): one compare. */
 	if (ra - 1 >= TASK_SIZE_MAX - 1)
@@ -200,6 +293,7 @@ static __always_inline u8 dunwind_step(const struct dunwind_step_rule *r, struct
 fault:
 	if (!open)
 		user_access_end();
+	dunwind_trace_poison(t);
 	return DUNWIND_STOP_FAULT;
 }
 
@@ -210,6 +304,7 @@ fault:
  * @r, @f, @base, @hi: as for dunwind_step()
  * @lr:		the frame's link register, known (the interrupted frame's or a
  *		signal frame's)
+ * @t:		as for dunwind_step()
  *
  * The CFA must be 8-byte aligned, at or above SP (a function entered has
  * CFA = SP) and inside the stack mapping; a saved FP's slot lies in
@@ -221,19 +316,28 @@ fault:
  */
 static inline u8 dunwind_step_lr(const struct dunwind_step_rule *r, struct dunwind_frame *f,
 				 unsigned long base, unsigned long hi, bool exact,
-				 unsigned long lr)
+				 unsigned long lr, struct dunwind_walk_trace *t)
 {
 	const unsigned long cfa = base + r->cfa_off;
 	const unsigned long fp_at = cfa + r->fp_off;
 	unsigned long ra = dunwind_arch_user_ra(lr), fp = f->fp;
 
+	if (t && r->cfa_fp)
+		dunwind_trace_fp(t);
 	if (cfa & (sizeof(long) - 1) || cfa > hi || cfa < f->sp)
 		return DUNWIND_STOP_BAD_FRAME;
 	if (r->fp_saved && !(exact && fp_at < f->sp)) {
 		if (r->fp_off > -(long)sizeof(long) || fp_at < f->sp)
 			return DUNWIND_STOP_BAD_FRAME;
-		if (get_user(fp, (const unsigned long __user *)fp_at))
+		if (get_user(fp, (const unsigned long __user *)fp_at)) {
+			dunwind_trace_poison(t);
 			return DUNWIND_STOP_FAULT;
+		}
+		if (t) {
+			t->fp_at = fp_at;
+			t->fp_val = fp;
+			t->fp_src = DUNWIND_TRACE_FP_READ;
+		}
 	}
 	if (ra - 1 >= TASK_SIZE_MAX - 1)
 		return DUNWIND_STOP_BAD_FRAME;

@@ -10,8 +10,10 @@
 static const struct dunwind_urule dunwind_fp_rule = DUNWIND_ARCH_FP_RULE;
 
 /*
- * dunwind_unwind_fast()'s loop, for one rule and with @fp_only a constant
- * (each caller gets its own copy): the rule's fields stay in registers.
+ * dunwind_unwind_fast()'s loop, for one rule and with @fp_only and @traced
+ * constants (each caller gets its own copy): the rule's fields stay in
+ * registers, and a walk not traced for a replay (kmod/replay.c) runs no
+ * trace code.
  * In --fp-only walks each frame is first checked as dunwind_unwind_rule()
  * checks it before choosing frame pointers: no restorer, no entry code,
  * FP above SP.  Each frame is then dunwind_step()'s, on a caller frame in
@@ -20,7 +22,7 @@ static const struct dunwind_urule dunwind_fp_rule = DUNWIND_ARCH_FP_RULE;
  */
 static __always_inline bool dunwind_unwind_fast_loop(struct dunwind_unwind *st,
 						     const struct dunwind_urule *rule,
-						     bool fp_only, u64 *ips,
+						     bool fp_only, bool traced, u64 *ips,
 						     unsigned int *nrp, unsigned int cap)
 {
 	/* lo <= PC < hi as one compare: PC - lo < hi - lo (an empty range holds none). */
@@ -32,6 +34,7 @@ static __always_inline bool dunwind_unwind_fast_loop(struct dunwind_unwind *st,
 		min_t(unsigned int, st->nr_restorers, DUNWIND_MAX_RESTORERS);
 	const unsigned long entry = st->entry, ld_entry = st->ld_entry;
 	struct dunwind_frame f = { .ip = st->ip, .sp = st->sp, .fp = st->fp };
+	struct dunwind_walk_trace *t = traced ? st->trace : NULL;
 	struct dunwind_step_rule r;
 	unsigned int nr = *nrp;
 	bool other_rule = false;
@@ -56,7 +59,7 @@ static __always_inline bool dunwind_unwind_fast_loop(struct dunwind_unwind *st,
 			break;
 		}
 		/* A fault or a bound leaves the frame to the full step, which says so. */
-		if (dunwind_step(&r, &f, r.cfa_fp ? f.fp : f.sp, hi, false, true))
+		if (dunwind_step(&r, &f, r.cfa_fp ? f.fp : f.sp, hi, false, true, t))
 			break;
 		ips[nr++] = f.ip;
 		d = f.sp - sp;
@@ -111,14 +114,14 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 				 unsigned int cap)
 {
 	const bool fp_only = st->s->cfg.flags & DUNWIND_CFG_FP_ONLY;
-	const struct dunwind_urule *rule = &st->memo.rule;
+	const struct dunwind_urule *rule = &st->memo->rule;
 	const unsigned int nr0 = *nr;
 
 	if (st->exact || st->done || st->last || *nr >= cap)
 		return 0;
 	if (fp_only) {
 		/* The table barrier looks in the memo, which --fp-only leaves empty. */
-		if (st->memo.nr)
+		if (st->memo->nr)
 			return 0;
 		/* Every frame pointer step checks both (dunwind_unwind_rule()). */
 		if (!st->restorers_read)
@@ -127,7 +130,7 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 			dunwind_unwind_entries(st);
 		if (!user_access_begin((const void __user *)st->sp, st->hi - st->sp))
 			return 0;
-		dunwind_unwind_fast_loop(st, &dunwind_fp_rule, true, ips, nr, cap);
+		dunwind_unwind_fast_loop(st, &dunwind_fp_rule, true, false, ips, nr, cap);
 		user_access_end();
 	} else {
 		bool more = true;
@@ -135,12 +138,15 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 		while (more) {
 			/* The rule for this frame: the last one's, or one cached. */
 			if ((st->ip - 1 < rule->pc_lo || st->ip - 1 >= rule->pc_hi) &&
-			    !dunwind_sframe_rule_cached(st->s, &st->memo, st->ip - 1))
+			    !dunwind_sframe_rule_cached(st->s, st->memo, st->ip - 1))
 				break;
 			if (rule->outermost || rule->cfa_aux || rule->ra_aux ||
 			    !user_access_begin((const void __user *)st->sp, st->hi - st->sp))
 				break;
-			more = dunwind_unwind_fast_loop(st, rule, false, ips, nr, cap);
+			if (st->trace)
+				more = dunwind_unwind_fast_loop(st, rule, false, true, ips, nr, cap);
+			else
+				more = dunwind_unwind_fast_loop(st, rule, false, false, ips, nr, cap);
 			user_access_end();
 		}
 	}

@@ -27,6 +27,7 @@ struct dunwind_walk {
 	u64 **big;			/* the slot's array of @max, or NULL */
 	void **interp;			/* the slot's interpreter scratch */
 	struct dunwind_vma_memo *stack;	/* the slot's stack mapping */
+	struct dunwind_sframe_memo *memo;	/* the slot's last walk's, or NULL */
 	unsigned int nr;
 	unsigned int cap;		/* room at @ips */
 	unsigned int max;
@@ -61,6 +62,24 @@ static int dunwind_walk_grow(struct dunwind_walk *w)
 	w->ips = *w->big;
 	w->cap = w->max;
 	return 0;
+}
+
+/*
+ * A pending slot's memo of its walks (struct dunwind_sframe_memo), with
+ * room for the rules it keeps and its last walk's trace (kmod/replay.c);
+ * none kept yet.  Return: it, or NULL.
+ */
+static struct dunwind_sframe_memo *dunwind_walk_memo_alloc(void)
+{
+	struct dunwind_sframe_memo *memo;
+
+	memo = kzalloc(sizeof(*memo) + DUNWIND_MEMO_RULES * sizeof(*memo->rules) +
+		       sizeof(*memo->trace), GFP_KERNEL_ACCOUNT);
+	if (!memo)
+		return NULL;
+	memo->rules = (struct dunwind_memo_rule *)(memo + 1);
+	memo->trace = (struct dunwind_walk_trace *)(memo->rules + DUNWIND_MEMO_RULES);
+	return memo;
 }
 
 /*
@@ -111,6 +130,31 @@ int dunwind_walk_emit_exited(struct dunwind_session *s, struct dunwind_pending_s
 }
 
 /*
+ * The frames of the slot's last walk, if this one would find the same
+ * (kmod/replay.c), into @w, their cost since @c0 counted under the method
+ * that found most of them.  Return: true if replayed.
+ */
+static bool dunwind_walk_replay(struct dunwind_unwind *st, struct dunwind_walk *w, u64 c0)
+{
+	const struct dunwind_walk_trace *t = dunwind_replay(st, w->ips, w->cap);
+	unsigned int i, top = 0;
+
+	if (!t)
+		return false;
+	w->nr = t->nr;
+	for (i = 0; i < DUNWIND_METHOD_NR; i++) {
+		w->nr_by[i] = t->nr_by[i];
+		if (t->nr_by[i] > t->nr_by[top])
+			top = i;
+	}
+	w->methods = t->methods;
+	w->stop = t->stop;
+	if (t->nr)
+		w->cycles_by[top] += dunwind_cycles_since(c0, dunwind_cycles());
+	return true;
+}
+
+/*
  * Walk from the user registers saved at kernel entry, frame by frame, into
  * @w (emptied first); *@wait_ino non-zero: stopped by the table barrier
  * at that file (and *@wait_dev).  Each frame is timed with the arch's
@@ -131,11 +175,20 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	memset(w->cycles_by, 0, sizeof(w->cycles_by));
 	w->methods = 0;
 	w->stop = DUNWIND_STOP_MAX_DEPTH;
-	dunwind_for_each_user_frame(&st, s, regs, w->stack, barrier) {
+	dunwind_unwind_start(&st, s, regs, w->stack, w->memo, barrier);
+	/* Replayed and traced only where the barrier may stop it, as at its first round. */
+	if (barrier && dunwind_walk_replay(&st, w, c0)) {
+		dunwind_count(s, DW_CNT_WALKS_REPLAYED, 1);
+		goto report;
+	}
+	if (barrier)
+		dunwind_replay_begin(&st);
+	for (; !st.done; dunwind_unwind_next(&st)) {
 		if (w->nr == w->max)
 			break;
 		if (w->nr == w->cap && dunwind_walk_grow(w)) {
 			w->stop = DUNWIND_STOP_FAULT;	/* no memory for more frames */
+			dunwind_trace_poison(st.trace);	/* the next may have it */
 			break;
 		}
 		w->ips[w->nr++] = st.ip;
@@ -163,8 +216,12 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	}
 	if (st.done)
 		w->stop = st.stop;
+	if (!st.wait_ino)
+		dunwind_replay_end(&st, w->ips, w->nr, w->nr_by, w->methods, w->stop);
+report:
 	/* Before the stack, so readers know its mappings first. */
-	dunwind_mmap_report(s, &st.memo, w->ips, w->nr);
+	dunwind_mmap_report(s, st.memo, w->ips, w->nr);
+	dunwind_unwind_keep(&st);
 	*wait_dev = st.wait_dev;
 	*wait_ino = st.wait_ino;
 }
@@ -281,6 +338,10 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 	} else if (!current->mm) {
 		w.stop = DUNWIND_STOP_NO_MM;
 	} else {
+		/* Its last walk's mappings, if still true, for this one. */
+		if (!slot->memo)
+			slot->memo = dunwind_walk_memo_alloc();
+		w.memo = slot->memo;
 		/* A slot that walked deep before has room for any walk. */
 		w.ips = slot->ips ? slot->ips : small;
 		w.cap = slot->ips ? w.max : min_t(unsigned int, w.max, ARRAY_SIZE(small));

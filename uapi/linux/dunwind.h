@@ -232,6 +232,9 @@ enum dunwind_event {
  * @walk_samples:	samples (on- or off-CPU) taken while the thread ran
  *			this session's own user walk (DUNWIND_SAMPLE_IN_WALK):
  *			the profiler's overhead, not the program's work.
+ * @walks_replayed:	of @walks, those that took the frames of the thread's
+ *			last walk, having found the same registers, mappings
+ *			and words of the stack that walk read.
  */
 struct dunwind_stats {
 	__u32 size;
@@ -260,12 +263,14 @@ struct dunwind_stats {
 	__u64 barrier_missed;
 	__u64 barrier_ns;
 	__u64 walk_samples;		/* since VER4 */
+	__u64 walks_replayed;		/* since VER5 */
 };
 #define DUNWIND_STATS_SIZE_VER0		184
 #define DUNWIND_STATS_SIZE_VER1		200
 #define DUNWIND_STATS_SIZE_VER2		224
 #define DUNWIND_STATS_SIZE_VER3		248
 #define DUNWIND_STATS_SIZE_VER4		256
+#define DUNWIND_STATS_SIZE_VER5		264
 
 #define DUNWIND_IOC_MAGIC	0xDE
 /*
@@ -988,7 +993,7 @@ struct dunwind_interp_reg {
 #define __DUNWIND_ASSERT(c, m) static_assert(c, m)
 #endif
 __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
-__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER4, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER5, "stats");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_none) == DUNWIND_SFRAME_NONE_SIZE_VER0, "none");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");

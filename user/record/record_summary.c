@@ -161,6 +161,10 @@ static void summary_module(const struct dunwind_stats *ks)
 		ks->walks ? (double)ks->user_frames / (double)ks->walks : 0.0,
 		per(ks->handler_ns, ks->samples), per(ks->walk_ns, ks->walks),
 		per(ks->fp_ns, ks->fp_frames), per(ks->sframe_ns, ks->sframe_frames));
+	if (ks->size >= DUNWIND_STATS_SIZE_VER5 && ks->walks)
+		dw_info("module: %llu of %llu walks replayed (the thread's last walk, "
+			"its stack words unchanged)\n",
+			(unsigned long long)ks->walks_replayed, (unsigned long long)ks->walks);
 	if (ks->size >= DUNWIND_STATS_SIZE_VER3 && ks->barrier_waits)
 		dw_info("module: walks waited %llu times for a library's table "
 			"(%llu without an answer in time), %.1f ms in all\n",

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A walk replayed: the frames of the slot's last walk, taken again where
+ * this walk would find them again.  A walk is a function of the
+ * registers it starts from, the address space's mappings and tables (the
+ * slot's memo, kept only while they have not changed: struct
+ * dunwind_sframe_memo) and the words it reads from user memory (its
+ * trace: struct dunwind_walk_trace).  Where the registers are the same,
+ * the memo is kept and every word read holds the same value still, the
+ * walk would take the same steps to the same end: the trace's frames are
+ * the answer.  A thread that blocks again and again in the same call, or
+ * is sampled again and again in the same system call, is walked by
+ * reading a few words of its stack and comparing them.  Only walks from a
+ * system call are traced and replayed: a thread interrupted in its own
+ * code is seldom at the same instruction with the same stack twice, and
+ * its walks would only pay for the trace.
+ *
+ * Context: task_work of the walked thread (may fault).
+ */
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+#include <asm/syscall.h>
+#include "unwind.h"
+
+/*
+ * Did current enter the kernel, where @st's walk starts, by a system call?
+ * (On x86_64 an exception that pushes an error code, a page fault, looks
+ * like one: its walks are traced too, and replayed only as any other, by
+ * the words they read.)
+ */
+static bool dunwind_replay_syscall(const struct dunwind_unwind *st)
+{
+	return syscall_get_nr(current, st->regs) >= 0;
+}
+
+/* Is @addr's word inside [@lo, @hi)?  Both ends are page-aligned. */
+static bool dunwind_replay_inside(unsigned long addr, unsigned long lo, unsigned long hi)
+{
+	return addr >= lo && addr < hi - sizeof(long) + 1;
+}
+
+/*
+ * Do the trace's reads give the same words now?  Those in the stack
+ * mapping [@lo, @hi) in one user access window, any other (the loader's
+ * header, read for its entry point) alone.
+ */
+static bool dunwind_replay_reads(const struct dunwind_walk_trace *t, unsigned long lo,
+				 unsigned long hi)
+{
+	const struct dunwind_trace_read *rd, *end = t->reads + t->nr_reads;
+	unsigned long v;
+	bool outside = false;
+
+	if (!user_access_begin((const void __user *)lo, hi - lo))
+		return false;
+	for (rd = t->reads; rd < end; rd++) {
+		if (!dunwind_replay_inside(rd->addr, lo, hi)) {
+			outside = true;
+			continue;
+		}
+		unsafe_get_user(v, (const unsigned long __user *)rd->addr, fault);
+		if (v != rd->val)
+			goto differ;
+	}
+	user_access_end();
+	if (!outside)
+		return true;
+	for (rd = t->reads; rd < end; rd++) {
+		if (dunwind_replay_inside(rd->addr, lo, hi))
+			continue;
+		if (get_user(v, (const unsigned long __user *)rd->addr) || v != rd->val)
+			return false;
+	}
+	return true;
+differ:
+fault:
+	user_access_end();
+	return false;
+}
+
+/**
+ * dunwind_replay() - the slot's last walk, if this one would find the same
+ * @st:		iterator just started (dunwind_unwind_start()) with the table
+ *		barrier allowed
+ * @ips:	where the frames go
+ * @cap:	room at @ips
+ *
+ * Context: task_work of current (may fault).
+ * Return: the trace whose frames are now at @ips (with its stop reason
+ * and counts), or NULL: walk.
+ */
+const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips,
+						unsigned int cap)
+{
+	struct dunwind_walk_trace *t = st->memo->trace;
+
+	if (!t || !t->valid || !st->kept || st->done || st->last || t->nr > cap ||
+	    !dunwind_replay_syscall(st))
+		return NULL;
+	if (t->ip != st->ip || t->sp != st->sp || (t->fp_used && t->fp != st->fp) ||
+	    (t->aux_used && t->aux != st->aux))
+		return NULL;
+	/* A new thread's first frame ends its walk by registers the trace does not keep. */
+	if (dunwind_arch_new_stack(st->regs, st->ip, st->sp))
+		return NULL;
+	if (!dunwind_replay_reads(t, st->lo, st->hi)) {
+		t->valid = false;
+		return NULL;
+	}
+	memcpy(ips, t->ips, t->nr * sizeof(u64));
+	return t;
+}
+
+/**
+ * dunwind_replay_begin() - trace the walk of @st for the slot's next walk
+ * @st:		iterator just started, its walk not replayed
+ *
+ * Only a walk from a system call is traced; any other leaves the slot's
+ * trace as it is (its registers are those of a system call).
+ *
+ * Context: task_work of current.
+ */
+void dunwind_replay_begin(struct dunwind_unwind *st)
+{
+	struct dunwind_walk_trace *t = st->memo->trace;
+
+	if (!t || !dunwind_replay_syscall(st))
+		return;
+	t->valid = false;
+	t->aux_used = false;
+	t->fp_used = false;
+	t->fp_src = DUNWIND_TRACE_FP_REGS;
+	t->nr_reads = 0;
+	t->ip = st->ip;
+	t->sp = st->sp;
+	t->fp = st->fp;
+	t->aux = st->aux;
+	st->trace = t;
+}
+
+/**
+ * dunwind_replay_end() - keep the walk just traced, if it can be replayed
+ * @st:		iterator, its walk over (not stopped by the table barrier)
+ * @ips:	its frames
+ * @nr:		how many
+ * @nr_by:	how many by method (DUNWIND_METHOD_NR)
+ * @methods:	DUNWIND_UNWIND_* of the frames
+ * @stop:	why it ended
+ *
+ * Context: task_work of current.
+ */
+void dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips, unsigned int nr,
+			const unsigned int *nr_by, u8 methods, u8 stop)
+{
+	struct dunwind_walk_trace *t = st->trace;
+	unsigned int i;
+
+	if (!t)
+		return;
+	st->trace = NULL;
+	if (t->nr_reads > DUNWIND_TRACE_READS || nr > DUNWIND_TRACE_FRAMES || st->memo == &st->own)
+		return;
+	memcpy(t->ips, ips, nr * sizeof(u64));
+	t->nr = nr;
+	for (i = 0; i < DUNWIND_METHOD_NR; i++)
+		t->nr_by[i] = nr_by[i];
+	t->methods = methods;
+	t->stop = stop;
+	t->valid = true;
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * replay_test: a walk from the same registers as the thread's last walk
+ * takes that walk's frames only where the words of the stack it read are
+ * the same (kmod/replay.c).  This thread blocks NR_BLOCKS times in
+ * nanosleep (off-CPU samples, a raw system call in its own code) from
+ *
+ *	leaf <- mid <- loop <- outer_a or outer_b <- the test
+ *
+ * whose frames are alike, so every block starts its walk from the same
+ * registers.  Blocking from outer_a each time, the walks are replayed;
+ * blocking from outer_a and outer_b in turn, only the return address into
+ * outer_* differs (the third word the walk reads), and each stack must
+ * still name its own caller.  The program has its own .sframe
+ * (-Wa,--gsframe) and the walks stop at MAX_FRAMES, before libc, which has
+ * no table here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "records.h"
+
+#define NR_BLOCKS	40
+#define BLOCK_NS	1000000ULL	/* 1 ms */
+#define MAX_FRAMES	5		/* leaf, mid, loop, outer_*, the test */
+#define OUTER_AT	3		/* the stack entry of the return into outer_* */
+
+static unsigned long loop_ret;		/* where loop returns into its caller */
+static unsigned long ret_a, ret_b;	/* ... that is, into outer_a, outer_b */
+
+/* nanosleep by a raw system call: the user IP at kernel entry is here. */
+static long __attribute__((noinline)) leaf(__u64 ns)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)ns };
+	long ret;
+
+#if defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_nanosleep;
+	register long x0 __asm__("x0") = (long)&ts;
+	register long x1 __asm__("x1") = 0;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
+	ret = x0;
+#else
+	__asm__ volatile("syscall" : "=a"(ret)
+			 : "0"((long)SYS_nanosleep), "D"(&ts), "S"(0L)
+			 : "rcx", "r11", "memory");
+#endif
+	return ret;
+}
+
+static long __attribute__((noinline)) mid(__u64 ns)
+{
+	long ret = leaf(ns);
+
+	__asm__ volatile("" ::: "memory");	/* not a tail call */
+	return ret;
+}
+
+static long __attribute__((noinline)) loop(int n, __u64 ns)
+{
+	long ret = 0;
+	int i;
+
+	loop_ret = (unsigned long)__builtin_return_address(0);
+	for (i = 0; i < n && !ret; i++)
+		ret = mid(ns);
+	__asm__ volatile("" ::: "memory");
+	return ret;
+}
+
+/* Two callers alike: the same frame, so loop runs at the same stack depth. */
+static long __attribute__((noinline)) outer_a(int n)
+{
+	long ret = loop(n, BLOCK_NS);
+
+	ret_a = loop_ret;
+	__asm__ volatile("" ::: "memory");
+	return ret;
+}
+
+static long __attribute__((noinline)) outer_b(int n)
+{
+	long ret = loop(n, BLOCK_NS);
+
+	ret_b = loop_ret;
+	__asm__ volatile("" ::: "memory");
+	return ret;
+}
+
+FIXTURE(replay) {
+	struct dw_session s;
+	struct dw_records r;
+	struct dunwind_stats st;
+};
+
+FIXTURE_SETUP(replay)
+{
+	struct dunwind_config cfg;
+	int ret;
+
+	memset(&self->r, 0, sizeof(self->r));
+	self->s.fd = -1;
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	dw_records_config(&cfg, 0, gettid(), 10);
+	cfg.flags |= DUNWIND_CFG_OFF_CPU;
+	cfg.max_user_frames = MAX_FRAMES;
+	ret = dw_session_open(&self->s, NULL, &cfg);
+	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
+	ASSERT_EQ(0, dw_session_start(&self->s));
+}
+
+FIXTURE_TEARDOWN(replay)
+{
+	if (self->s.fd >= 0)
+		dw_session_close(&self->s);
+	dw_records_free(&self->r);
+}
+
+/* Stop, and take the records and the counters. */
+static void replay_collect(struct __test_metadata *_metadata, FIXTURE_DATA(replay) *self)
+{
+	ASSERT_EQ(0, dw_session_stop(&self->s));
+	ASSERT_LE(0, dw_records_drain(&self->s, &self->r));
+	self->st.size = sizeof(self->st);
+	ASSERT_EQ(0, ioctl(self->s.fd, DUNWIND_IOC_STATS, &self->st));
+}
+
+/*
+ * The stacks of the blocks in the loop, by the caller they name at
+ * OUTER_AT: *@a into outer_a, *@b into outer_b, *@other the blocks in
+ * the loop (leaf's system call) that name neither.  Return: how many of
+ * them were found by SFrame.
+ */
+static size_t replay_count(FIXTURE_DATA(replay) *self, size_t *a, size_t *b, size_t *other)
+{
+	size_t i, sframe = 0;
+	__u64 sys_ip = 0;
+
+	*a = *b = *other = 0;
+	for (i = 0; i < self->r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)self->r.v[i];
+		const struct dunwind_rec_user_stack *us = NULL;
+
+		if (self->r.v[i]->type != DUNWIND_REC_SAMPLE ||
+		    !(sm->flags & DUNWIND_SAMPLE_OFF_CPU) || !sm->cookie ||
+		    dw_records_stacks_for(&self->r, sm->cookie, &us) != 1 || us->nr < 2)
+			continue;
+		/* leaf's system call: the blocks of the loop. */
+		if (!sys_ip && us->nr == MAX_FRAMES && us->ips[OUTER_AT] == ret_a)
+			sys_ip = sm->user_ip;
+		if (sm->user_ip != us->ips[0])
+			continue;
+		if (us->nr == MAX_FRAMES && us->ips[OUTER_AT] == ret_a)
+			(*a)++;
+		else if (us->nr == MAX_FRAMES && us->ips[OUTER_AT] == ret_b)
+			(*b)++;
+		else if (sys_ip && sm->user_ip == sys_ip)
+			(*other)++;
+		sframe += us->nr_sframe > 0;
+	}
+	return sframe;
+}
+
+/* Does this kernel give the module an address space's change sequence? */
+static int have_mm_seq(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	       (major > 6 || (major == 6 && minor >= 12));
+}
+
+/*
+ * Blocking again and again from the same stack: after the first, the
+ * walks are replayed, and every stack still names outer_a.
+ */
+TEST_F(replay, same_stack_again_is_replayed)
+{
+	size_t a, b, other;
+
+	ASSERT_EQ(0, outer_a(NR_BLOCKS));
+	replay_collect(_metadata, self);
+	if (!replay_count(self, &a, &b, &other))
+		SKIP(return, "no stack by SFrame: is this test built with -Wa,--gsframe?");
+	EXPECT_GE(a, NR_BLOCKS);
+	EXPECT_EQ(0, b);
+	EXPECT_EQ(0, other);
+	if (!self->st.walks_replayed && !have_mm_seq())
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+	EXPECT_GE(self->st.walks_replayed, NR_BLOCKS / 2)
+		TH_LOG("%llu of %llu walks replayed", (unsigned long long)self->st.walks_replayed,
+		       (unsigned long long)self->st.walks);
+}
+
+/*
+ * Blocking from outer_a and outer_b in turn: the same registers each
+ * time, one word of the stack different; no stack names the other's
+ * caller.
+ */
+TEST_F(replay, a_changed_word_is_not_replayed)
+{
+	size_t a, b, other;
+	int i;
+
+	for (i = 0; i < NR_BLOCKS; i++)
+		ASSERT_EQ(0, i & 1 ? outer_b(1) : outer_a(1));
+	replay_collect(_metadata, self);
+	if (!replay_count(self, &a, &b, &other))
+		SKIP(return, "no stack by SFrame: is this test built with -Wa,--gsframe?");
+	EXPECT_GE(a, NR_BLOCKS / 2);
+	EXPECT_GE(b, NR_BLOCKS / 2);
+	EXPECT_EQ(0, other);
+	/* Each block's stack is its own: as many of each as there were blocks. */
+	EXPECT_LE(a, NR_BLOCKS / 2 + 4);
+	EXPECT_LE(b, NR_BLOCKS / 2 + 4);
+}
+
+TEST_HARNESS_MAIN
