@@ -14,6 +14,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/hash.h>
 #include <linux/irq_work.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -401,6 +402,38 @@ static inline void dunwind_sframe_memo_init(struct dunwind_sframe_memo *memo)
 	memo->kept_mm = NULL;
 	memo->rules_gen++;
 	memo->entries = false;
+}
+
+/* Where a slot's memo keeps the rule for @pc (struct dunwind_sframe_memo.rules). */
+static inline u32 dunwind_sframe_memo_index(unsigned long pc)
+{
+	return hash_long(pc, DUNWIND_MEMO_RULE_BITS);
+}
+
+/*
+ * The rule a slot's memo keeps for @pc (a usable one, or that there is
+ * none), or NULL if it keeps none.  Context: any.
+ */
+static inline const struct dunwind_urule *dunwind_sframe_memo_kept(const struct dunwind_sframe_memo *memo,
+								    unsigned long pc)
+{
+	const struct dunwind_memo_rule *e;
+
+	if (!memo->rules)
+		return NULL;
+	e = &memo->rules[dunwind_sframe_memo_index(pc)];
+	if (e->gen != memo->rules_gen || pc < e->rule.pc_lo || pc >= e->rule.pc_hi)
+		return NULL;
+	return &e->rule;
+}
+
+/* The usable rule a slot's memo keeps for @pc, or NULL.  Context: any. */
+static inline const struct dunwind_urule *dunwind_sframe_memo_usable(const struct dunwind_sframe_memo *memo,
+								      unsigned long pc)
+{
+	const struct dunwind_urule *rule = dunwind_sframe_memo_kept(memo, pc);
+
+	return rule && !rule->nodata ? rule : NULL;
 }
 
 /**

@@ -98,12 +98,6 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 	return 0;
 }
 
-/* Where a slot's memo keeps the rule for @pc (NULL: the memo keeps none). */
-static struct dunwind_memo_rule *dunwind_sframe_memo_slot(struct dunwind_sframe_memo *memo,
-							   unsigned long pc)
-{
-	return memo->rules ? &memo->rules[hash_long(pc, DUNWIND_MEMO_RULE_BITS)] : NULL;
-}
 
 /*
  * The rule the memo keeps for @pc.  It came from one of the memo's
@@ -115,14 +109,14 @@ static struct dunwind_memo_rule *dunwind_sframe_memo_slot(struct dunwind_sframe_
  */
 static int dunwind_sframe_memo_rule(struct dunwind_sframe_memo *memo, unsigned long pc, u8 *smap)
 {
-	const struct dunwind_memo_rule *e = dunwind_sframe_memo_slot(memo, pc);
+	const struct dunwind_urule *rule = dunwind_sframe_memo_kept(memo, pc);
 
-	if (!e || e->gen != memo->rules_gen || pc < e->rule.pc_lo || pc >= e->rule.pc_hi)
+	if (!rule)
 		return -ENOENT;
-	*smap = e->rule.smap;
-	if (e->rule.nodata)
+	*smap = rule->smap;
+	if (rule->nodata)
 		return -ENODATA;
-	memo->rule = e->rule;
+	memo->rule = *rule;
 	return 0;
 }
 
@@ -130,10 +124,11 @@ static int dunwind_sframe_memo_rule(struct dunwind_sframe_memo *memo, unsigned l
 static void dunwind_sframe_memo_rule_put(struct dunwind_sframe_memo *memo, unsigned long pc,
 					 const struct dunwind_urule *rule)
 {
-	struct dunwind_memo_rule *e = dunwind_sframe_memo_slot(memo, pc);
+	struct dunwind_memo_rule *e;
 
-	if (!e)
+	if (!memo->rules)
 		return;
+	e = &memo->rules[dunwind_sframe_memo_index(pc)];
 	e->rule = *rule;
 	e->gen = memo->rules_gen;
 }

@@ -10,6 +10,23 @@
 static const struct dunwind_urule dunwind_fp_rule = DUNWIND_ARCH_FP_RULE;
 
 /*
+ * The aux register as dunwind_unwind_next_aux() leaves it after a run of
+ * caller frames of one rule: the last frame's step decides (kept, lost,
+ * or saved at CFA + aux_off if that slot lies in its frame, CFA - SP = @d).
+ */
+static __always_inline void dunwind_unwind_fast_aux(struct dunwind_unwind *st,
+						    const struct dunwind_urule *rule, long aux_off,
+						    long d, unsigned long cfa)
+{
+	if (rule->aux == DUNWIND_RULE_AUX_SAVED && aux_off <= -(long)sizeof(long) && d >= -aux_off) {
+		st->aux = cfa + aux_off;
+		st->aux_state = DUNWIND_AUX_AT;
+	} else if (rule->aux != DUNWIND_RULE_AUX_KEPT) {
+		st->aux_state = DUNWIND_AUX_LOST;
+	}
+}
+
+/*
  * dunwind_unwind_fast()'s loop, for one rule and with @fp_only and @traced
  * constants (each caller gets its own copy): the rule's fields stay in
  * registers, and a walk not traced for a replay (kmod/replay.c) runs no
@@ -21,14 +38,14 @@ static const struct dunwind_urule dunwind_fp_rule = DUNWIND_ARCH_FP_RULE;
  * Return: true if it stopped only at a frame the rule does not cover.
  */
 static __always_inline bool dunwind_unwind_fast_loop(struct dunwind_unwind *st,
-						     const struct dunwind_urule *rule,
+						     struct dunwind_urule *rule,
 						     bool fp_only, bool traced, u64 *ips,
 						     unsigned int *nrp, unsigned int cap)
 {
 	/* lo <= PC < hi as one compare: PC - lo < hi - lo (an empty range holds none). */
-	const unsigned long pc_lo = rule->pc_lo, pc_len = rule->pc_hi - rule->pc_lo;
+	unsigned long pc_lo = rule->pc_lo, pc_len = rule->pc_hi - rule->pc_lo;
 	const unsigned long hi = st->hi;
-	const long aux_off = rule->aux_off;
+	long aux_off = rule->aux_off;
 	const unsigned long *restorers = st->restorer;
 	const unsigned long *restorers_end = restorers +
 		min_t(unsigned int, st->nr_restorers, DUNWIND_MAX_RESTORERS);
@@ -36,7 +53,7 @@ static __always_inline bool dunwind_unwind_fast_loop(struct dunwind_unwind *st,
 	struct dunwind_frame f = { .ip = st->ip, .sp = st->sp, .fp = st->fp };
 	struct dunwind_walk_trace *t = traced ? st->trace : NULL;
 	struct dunwind_step_rule r;
-	unsigned int nr = *nrp;
+	unsigned int nr = *nrp, run = nr;	/* @run: the first frame of this rule's run */
 	bool other_rule = false;
 	long d = 0;		/* the last frame's CFA - SP */
 
@@ -55,8 +72,27 @@ static __always_inline bool dunwind_unwind_fast_loop(struct dunwind_unwind *st,
 			    dunwind_unwind_near(f.ip - 1, ld_entry) || !f.fp || f.fp < f.sp)
 				break;
 		} else if (f.ip - 1 - pc_lo >= pc_len) {
+			/*
+			 * The next rule, if the slot's memo keeps one the loop
+			 * can run: taken here, in the same window.
+			 */
+			const struct dunwind_urule *next = dunwind_sframe_memo_usable(st->memo,
+										      f.ip - 1);
+
 			other_rule = true;
-			break;
+			if (!next || next->outermost || next->cfa_aux || next->ra_aux)
+				break;
+			if (nr != run)
+				dunwind_unwind_fast_aux(st, rule, aux_off, d, f.sp);
+			*rule = *next;
+			dunwind_step_rule(rule, &r);
+			if (!r.slots_ok)
+				break;
+			pc_lo = rule->pc_lo;
+			pc_len = rule->pc_hi - rule->pc_lo;
+			aux_off = rule->aux_off;
+			run = nr;
+			other_rule = false;
 		}
 		/* A fault or a bound leaves the frame to the full step, which says so. */
 		if (dunwind_step(&r, &f, r.cfa_fp ? f.fp : f.sp, hi, false, true, t))
@@ -70,18 +106,8 @@ static __always_inline bool dunwind_unwind_fast_loop(struct dunwind_unwind *st,
 	st->sp = f.sp;
 	st->fp = f.fp;
 	*nrp = nr;
-	/*
-	 * The aux register as dunwind_unwind_next_aux() leaves it after each
-	 * caller frame: with one rule for the run, the last frame's step
-	 * decides (kept, lost, or saved at CFA + aux_off if that slot lies in
-	 * its frame).
-	 */
-	if (rule->aux == DUNWIND_RULE_AUX_SAVED && aux_off <= -(long)sizeof(long) && d >= -aux_off) {
-		st->aux = f.sp + aux_off;
-		st->aux_state = DUNWIND_AUX_AT;
-	} else if (rule->aux != DUNWIND_RULE_AUX_KEPT) {
-		st->aux_state = DUNWIND_AUX_LOST;
-	}
+	if (nr != run)
+		dunwind_unwind_fast_aux(st, rule, aux_off, d, f.sp);
 	return other_rule;
 }
 
@@ -114,12 +140,14 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 				 unsigned int cap)
 {
 	const bool fp_only = st->s->cfg.flags & DUNWIND_CFG_FP_ONLY;
-	const struct dunwind_urule *rule = &st->memo->rule;
+	struct dunwind_urule *rule = &st->memo->rule;
 	const unsigned int nr0 = *nr;
 
 	if (st->exact || st->done || st->last || *nr >= cap)
 		return 0;
 	if (fp_only) {
+		struct dunwind_urule fp_rule = dunwind_fp_rule;
+
 		/* The table barrier looks in the memo, which --fp-only leaves empty. */
 		if (st->memo->nr)
 			return 0;
@@ -130,7 +158,7 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 			dunwind_unwind_entries(st);
 		if (!user_access_begin((const void __user *)st->sp, st->hi - st->sp))
 			return 0;
-		dunwind_unwind_fast_loop(st, &dunwind_fp_rule, true, false, ips, nr, cap);
+		dunwind_unwind_fast_loop(st, &fp_rule, true, false, ips, nr, cap);
 		user_access_end();
 	} else {
 		bool more = true;
