@@ -6,6 +6,9 @@
 #ifndef DW_SELFTEST_ARCH_H
 #define DW_SELFTEST_ARCH_H
 
+#include <time.h>
+#include <sys/syscall.h>
+
 #if defined(__aarch64__)
 /*
  * dunwind's %rbx extension (DUNWIND_REG_RBX, Documentation/sframe.rst) is
@@ -57,5 +60,28 @@
 
 /* Why a workload that needs the assembler's --gsframe was not built. */
 #define DW_NO_GSFRAME_WORKLOAD	"the assembler lacks --gsframe (binutils >= 2.40)"
+
+/*
+ * nanosleep(@ts) by a raw system call, inlined where it is used: the user
+ * IP at kernel entry is in the caller's own code, whose unwind information
+ * the test controls (libc's wrapper has none here).  Return: 0 or -errno.
+ */
+static inline long dw_raw_nanosleep(const struct timespec *ts)
+{
+	long ret;
+#if defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_nanosleep;
+	register long x0 __asm__("x0") = (long)ts;
+	register long x1 __asm__("x1") = 0;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
+	ret = x0;
+#else
+	__asm__ volatile("syscall" : "=a"(ret)
+			 : "0"((long)SYS_nanosleep), "D"(ts), "S"(0L)
+			 : "rcx", "r11", "memory");
+#endif
+	return ret;
+}
 
 #endif /* DW_SELFTEST_ARCH_H */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "arch.h"
 #include "records.h"
 
 #define NR_SLEEPS	10
@@ -37,22 +38,9 @@ static long __attribute__((noinline)) offcpu_leaf(__u64 ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
 			       .tv_nsec = (long)(ns % 1000000000ULL) };
-	long ret;
 
 	sleep_ret = (unsigned long)__builtin_return_address(0);
-#if defined(__aarch64__)
-	register long x8 __asm__("x8") = SYS_nanosleep;
-	register long x0 __asm__("x0") = (long)&ts;
-	register long x1 __asm__("x1") = 0;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
-	ret = x0;
-#else
-	__asm__ volatile("syscall" : "=a"(ret)
-			 : "0"((long)SYS_nanosleep), "D"(&ts), "S"(0L)
-			 : "rcx", "r11", "memory");
-#endif
-	return ret;
+	return dw_raw_nanosleep(&ts);
 }
 
 static long __attribute__((noinline)) offcpu_caller(int n, __u64 ns)

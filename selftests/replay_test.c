@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "arch.h"
 #include "records.h"
 
 #define NR_BLOCKS	40
@@ -39,21 +40,8 @@ static unsigned long ret_a, ret_b;	/* ... that is, into outer_a, outer_b */
 static long __attribute__((noinline)) leaf(__u64 ns)
 {
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)ns };
-	long ret;
 
-#if defined(__aarch64__)
-	register long x8 __asm__("x8") = SYS_nanosleep;
-	register long x0 __asm__("x0") = (long)&ts;
-	register long x1 __asm__("x1") = 0;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
-	ret = x0;
-#else
-	__asm__ volatile("syscall" : "=a"(ret)
-			 : "0"((long)SYS_nanosleep), "D"(&ts), "S"(0L)
-			 : "rcx", "r11", "memory");
-#endif
-	return ret;
+	return dw_raw_nanosleep(&ts);
 }
 
 static long __attribute__((noinline)) mid(__u64 ns)
