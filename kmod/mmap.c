@@ -266,29 +266,29 @@ void dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *
 	key.gen = atomic_read(&s->exec_gen);
 	key.pid = task_tgid_nr(current);
 	for (i = 0; i < nr; i++) {
-		const struct dunwind_sframe_map *m;
+		unsigned long l, h;
 
 		/* Most IPs lie in the same mapping as the IP before. */
 		if (ips[i] - cur_lo < cur_len)
 			continue;
-		/* And the others in one the walk met, reported for this process already. */
-		m = dunwind_sframe_memo_find(memo, ips[i]);
-		if (m && m->reported == dunwind_mmap_tag(&key)) {
-			cur_lo = m->key.start;
-			cur_len = m->key.end - m->key.start;
-			continue;
+		/*
+		 * The others mostly in one the walk met, reported already;
+		 * else in one of the last few looked up under the mmap lock.
+		 */
+		if (!dunwind_mmap_memo_seen(s, memo, ips[i], &key, &l, &h)) {
+			for (j = 0; j < ARRAY_SIZE(lo); j++)
+				if (ips[i] - lo[j] < hi[j] - lo[j])
+					break;
+			if (j == ARRAY_SIZE(lo)) {
+				j = next++ % ARRAY_SIZE(lo);
+				if (dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
+					lo[j] = hi[j] = 0;
+			}
+			l = lo[j];
+			h = hi[j];
 		}
-		for (j = 0; j < ARRAY_SIZE(lo); j++)
-			if (ips[i] - lo[j] < hi[j] - lo[j])
-				break;
-		if (j == ARRAY_SIZE(lo)) {
-			j = next++ % ARRAY_SIZE(lo);
-			if (!dunwind_mmap_memo_seen(s, memo, ips[i], &key, &lo[j], &hi[j]) &&
-			    dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
-				lo[j] = hi[j] = 0;
-		}
-		cur_lo = lo[j];
-		cur_len = hi[j] - lo[j];
+		cur_lo = l;
+		cur_len = h - l;
 	}
 	kfree(buf);
 }

@@ -158,7 +158,7 @@ void dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips, unsigned int 
 	if (!t)
 		return;
 	st->trace = NULL;
-	if (t->nr_reads > DUNWIND_TRACE_READS || nr > DUNWIND_TRACE_FRAMES || st->memo == &st->own)
+	if (t->nr_reads > DUNWIND_TRACE_READS || nr > DUNWIND_TRACE_FRAMES)
 		return;
 	memcpy(t->ips, ips, nr * sizeof(u64));
 	t->nr = nr;

@@ -98,7 +98,6 @@ static int dunwind_sframe_to_rule(const struct dunwind_sframe_row *row, struct d
 	return 0;
 }
 
-
 /*
  * The rule the memo keeps for @pc.  It came from one of the memo's
  * mappings, which still hold while the memo does (struct

@@ -339,16 +339,17 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 		st->sigframe = true;
 		return false;
 	}
-	/* A table without a row: a signal trampoline's CFI, or none (its code read). */
-	if (ret == -ENODATA)
+	if (ret == -ENODATA) {
+		/* Its code is read now: no replay. */
 		dunwind_trace_poison(st->trace);
-	if (ret == -ENODATA && dunwind_arch_at_sigreturn(st->ip, st->exact)) {
-		st->sigframe = true;
-		return false;
-	}
-	/* The file has a table, but not for this code: nothing recovers it. */
-	if (ret == -ENODATA)
+		/* A table without a row: a signal trampoline's CFI, or none. */
+		if (dunwind_arch_at_sigreturn(st->ip, st->exact)) {
+			st->sigframe = true;
+			return false;
+		}
+		/* The file has a table, but not for this code: nothing recovers it. */
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
+	}
 	/* No table yet: the recorder may be about to register one. */
 	if (dunwind_unwind_barrier(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
@@ -447,16 +448,16 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 
 /*
  * Is the slot's memo of its last walk still true here: the same address
- * space, unchanged since (the stack memo, just found valid, holds @mm at
- * that sequence), and no table registered since?
+ * space, unchanged since (the stack memo, just found valid for @mm, is at
+ * the sequence the memo was kept at), and no table registered since?
  */
 static bool dunwind_unwind_memo_kept(const struct dunwind_unwind *st, struct mm_struct *mm)
 {
 	const struct dunwind_sframe_memo *memo = st->memo;
 
 	/* The walk's own memo (no slot's to be had) is not even initialized yet. */
-	return memo != &st->own && memo->kept_mm == mm && st->stack->mm == mm &&
-	       memo->kept_seq == st->stack->seq && memo->kept_gen == st->reg_gen;
+	return memo != &st->own && memo->kept_mm == mm && memo->kept_seq == st->stack->seq &&
+	       memo->kept_gen == st->reg_gen;
 }
 
 /*

@@ -164,6 +164,15 @@ static __always_inline void dunwind_trace_fp(struct dunwind_walk_trace *t)
 	}
 }
 
+/* A step read the caller's FP, @val at @at: an input once a CFA is based on it. */
+static __always_inline void dunwind_trace_fp_read(struct dunwind_walk_trace *t, unsigned long at,
+						  unsigned long val)
+{
+	t->fp_at = at;
+	t->fp_val = val;
+	t->fp_src = DUNWIND_TRACE_FP_READ;
+}
+
 /* The walk of @t depends on what a replay cannot check.  Context: any. */
 static inline void dunwind_trace_poison(struct dunwind_walk_trace *t)
 {
@@ -276,11 +285,8 @@ static __always_inline u8 dunwind_step(const struct dunwind_step_rule *r, struct
 		user_access_end();
 	if (t) {
 		dunwind_trace_read(t, cfa + r->ra_off, ra);
-		if (fp_read) {
-			t->fp_at = cfa + r->fp_off;
-			t->fp_val = fp;
-			t->fp_src = DUNWIND_TRACE_FP_READ;
-		}
+		if (fp_read)
+			dunwind_trace_fp_read(t, cfa + r->fp_off, fp);
 	}
 	ra = dunwind_arch_user_ra(ra);
 	/* A zero or kernel return address is no frame (roots end before a step): one compare. */
@@ -333,11 +339,8 @@ static inline u8 dunwind_step_lr(const struct dunwind_step_rule *r, struct dunwi
 			dunwind_trace_poison(t);
 			return DUNWIND_STOP_FAULT;
 		}
-		if (t) {
-			t->fp_at = fp_at;
-			t->fp_val = fp;
-			t->fp_src = DUNWIND_TRACE_FP_READ;
-		}
+		if (t)
+			dunwind_trace_fp_read(t, fp_at, fp);
 	}
 	if (ra - 1 >= TASK_SIZE_MAX - 1)
 		return DUNWIND_STOP_BAD_FRAME;
