@@ -5,7 +5,9 @@
  * for it, and the messages that say what went wrong.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +39,7 @@
 #define DW_FINAL_MAX_MS		2000	/* and never longer than this */
 #define DW_PROGRESS_MS		500	/* live progress line on a terminal */
 #define DW_RECORDER_NICE	-10	/* see dw_record_open() */
+#define DW_DRAIN_STEP		8192	/* bytes drained between two yields: drain() */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -84,8 +87,32 @@ static int report(const struct dw_record_opts *o, const char *what, int err)
 /* Drain once; on failure say why.  Records consumed, or -errno. */
 static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_record_opts *o)
 {
-	int n = dw_session_drain_to(s, dw_recorder_place, dw_recorder_on_record, st);
+	__u64 steps = s->data_size / DW_DRAIN_STEP + 1;	/* a ring's worth at most */
+	int n = 0, k;
 
+	/*
+	 * In steps, yielding between them while the ring is less than half
+	 * full: a thread that woke meanwhile (the end of a block, a
+	 * profiled program's timer) runs now, not after the whole drain,
+	 * which its scheduler would otherwise let finish (a recorder woken
+	 * for a quarter ring runs for a millisecond or more).  Past half
+	 * full the drain keeps the CPU, at its raised priority, until the
+	 * ring is empty, or a ring's worth is drained (back to the loop's
+	 * checks).
+	 */
+	while (steps--) {
+		k = dw_session_drain_some(s, dw_recorder_place, dw_recorder_on_record, st,
+					  DW_DRAIN_STEP);
+		if (k < 0) {
+			n = k;
+			break;
+		}
+		n = k > INT_MAX - n ? INT_MAX : n + k;
+		if (!k || !dw_session_backlog(s))
+			break;
+		if (dw_session_backlog(s) < s->data_size / 2)
+			sched_yield();
+	}
 	/* Whole drains reach the file: a capture cut later keeps them. */
 	if (n > 0 && !st->write_err)
 		st->write_err = dw_capture_flush(&st->w);

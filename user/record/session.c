@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -190,12 +191,15 @@ static void ring_copy(const struct dw_session *s, void *dst, __u64 pos, __u64 le
 }
 
 /**
- * dw_session_drain_to() - hand every committed record to @fn and free its space
+ * dw_session_drain_some() - hand committed records to @fn, about @max bytes
+ * of them, and free their space
  * @s:		an open (or attached) session
  * @place:	where to copy a record of the given size (room for it, 8-byte
  *		aligned, not in the ring), or NULL: @s->scratch; may be NULL
  * @fn:		called with each record, a checked copy valid during the call
  * @arg:	passed to @place and @fn
+ * @max:	stop once this many bytes were consumed (the record that
+ *		crosses it is the last); at least one record is consumed
  *
  * Context: user space; the only consumer of the ring.  Follows the
  * protocol in uapi/linux/dunwind.h: load-acquire data_head, load-acquire
@@ -207,16 +211,18 @@ static void ring_copy(const struct dw_session *s, void *dst, __u64 pos, __u64 le
  * inconsistent or a record is malformed (the tail stays before it);
  * or the non-zero value @fn returned.
  */
-int dw_session_drain_to(struct dw_session *s, dw_place_fn place, dw_record_fn fn, void *arg)
+int dw_session_drain_some(struct dw_session *s, dw_place_fn place, dw_record_fn fn, void *arg,
+			  __u64 max)
 {
-	__u64 head, tail;
+	__u64 head, tail, start;
 	int n = 0, ret;
 
 	head = __atomic_load_n(&s->ctrl->data_head, __ATOMIC_ACQUIRE);
 	tail = __atomic_load_n(&s->ctrl->data_tail, __ATOMIC_RELAXED);
 	if (head - tail > s->data_size || tail % 8 || head % 8)
 		return -EPROTO;
-	while (tail != head) {
+	start = tail;
+	while (tail != head && (tail == start || tail - start < max)) {
 		const struct dunwind_rec_header *h =
 			(const void *)(s->data + (tail & (s->data_size - 1)));
 		__u32 type = __atomic_load_n(&h->type, __ATOMIC_ACQUIRE);
@@ -242,6 +248,35 @@ int dw_session_drain_to(struct dw_session *s, dw_place_fn place, dw_record_fn fn
 			return ret;
 	}
 	return n;
+}
+
+/**
+ * dw_session_drain_to() - hand every committed record to @fn and free its space
+ * @s:		an open (or attached) session
+ * @place:	as for dw_session_drain_some()
+ * @fn:		as for dw_session_drain_some()
+ * @arg:	passed to @place and @fn
+ *
+ * Context: user space; the only consumer of the ring.
+ * Return: as dw_session_drain_some().
+ */
+int dw_session_drain_to(struct dw_session *s, dw_place_fn place, dw_record_fn fn, void *arg)
+{
+	return dw_session_drain_some(s, place, fn, arg, UINT64_MAX);
+}
+
+/**
+ * dw_session_backlog() - bytes committed or being written, not yet drained
+ * @s:		an open (or attached) session
+ *
+ * Context: user space; the only consumer of the ring.
+ * Return: data_head - data_tail (a malformed control page may say more
+ * than the ring holds: the next drain says -EPROTO).
+ */
+__u64 dw_session_backlog(const struct dw_session *s)
+{
+	return __atomic_load_n(&s->ctrl->data_head, __ATOMIC_ACQUIRE) -
+	       __atomic_load_n(&s->ctrl->data_tail, __ATOMIC_RELAXED);
 }
 
 /**

@@ -39,6 +39,11 @@ int dw_session_drain(struct dw_session *s, dw_record_fn fn, void *arg);
  */
 typedef void *(*dw_place_fn)(__u32 size, void *arg);
 int dw_session_drain_to(struct dw_session *s, dw_place_fn place, dw_record_fn fn, void *arg);
+/* The same, stopping once about @max bytes were consumed (at least one record). */
+int dw_session_drain_some(struct dw_session *s, dw_place_fn place, dw_record_fn fn, void *arg,
+			  __u64 max);
+/* Bytes in the ring not yet drained. */
+__u64 dw_session_backlog(const struct dw_session *s);
 void dw_session_close(struct dw_session *s);
 /*
  * Drain a ring that is already mapped (tests build one in memory): checks

@@ -405,6 +405,32 @@ TEST_F(ring, drain_to_copies_each_record_where_place_says_or_to_the_scratch)
 	}
 }
 
+TEST_F(ring, drain_some_stops_at_the_record_that_crosses_its_bytes)
+{
+	__u32 first = mk_seq(&self->b, 0)->size, last = mk_seq(&self->b, 2)->size;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		produce(&self->f, mk_seq(&self->b, (__u64)i));
+	/* One byte past the first record: the second crosses it and is the last. */
+	EXPECT_EQ(2, dw_session_drain_some(&self->s, NULL, check_seq, &self->seen, first + 1));
+	EXPECT_EQ(2ull, self->seen.next);
+	EXPECT_EQ((__u64)last, dw_session_backlog(&self->s));
+	EXPECT_EQ(1, dw_session_drain_some(&self->s, NULL, check_seq, &self->seen, first + 1));
+	EXPECT_EQ(0, self->seen.bad);
+	EXPECT_EQ(0ull, dw_session_backlog(&self->s));
+}
+
+TEST_F(ring, drain_some_of_zero_bytes_still_takes_one_record)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		produce(&self->f, mk_seq(&self->b, (__u64)i));
+	EXPECT_EQ(1, dw_session_drain_some(&self->s, NULL, check_seq, &self->seen, 0));
+	EXPECT_EQ(1ull, self->seen.next);
+}
+
 /* A 1024-byte ring, attached, holding record 0: heads, tails and sizes made hostile. */
 FIXTURE(hostile) {
 	struct fake_ring f;
