@@ -704,8 +704,9 @@ void dunwind_detach(struct dunwind_session *s);
 
 int dunwind_mmap_init(struct dunwind_mmap_seen *seen);
 void dunwind_mmap_free(struct dunwind_mmap_seen *seen);
-void dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			 const u64 *ips, unsigned int nr);
+u64 dunwind_mmap_report_tag(struct dunwind_session *s);
+u64 dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			const u64 *ips, unsigned int nr);
 
 void dunwind_barrier_init(struct dunwind_barrier *b);
 int dunwind_barrier_alloc(struct dunwind_barrier *b);

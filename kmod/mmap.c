@@ -246,6 +246,23 @@ static bool dunwind_mmap_memo_seen(struct dunwind_session *s, struct dunwind_sfr
 }
 
 /**
+ * dunwind_mmap_report_tag() - the tag current's mappings are reported under now
+ * @s:		session
+ *
+ * Context: any, current's.
+ * Return: non-zero; a walk whose mappings dunwind_mmap_report() gave this
+ * tag need not be reported again while it holds (no exec in the session).
+ */
+u64 dunwind_mmap_report_tag(struct dunwind_session *s)
+{
+	struct dunwind_mmap_key key = {
+		.gen = atomic_read(&s->exec_gen), .pid = task_tgid_nr(current),
+	};
+
+	return dunwind_mmap_tag(&key);
+}
+
+/**
  * dunwind_mmap_report() - MMAP records for the mappings of @ips not yet reported
  * @s:		session
  * @memo:	the mappings the walk of @ips looked up
@@ -253,14 +270,18 @@ static bool dunwind_mmap_memo_seen(struct dunwind_session *s, struct dunwind_sfr
  * @nr:		how many
  *
  * Context: task_work (may sleep and fault), current's address space.
+ * Return: dunwind_mmap_report_tag() if the mapping of every IP has been
+ * reported, 0 if one could not be (no mapping there, a record lost): a
+ * later walk of the same IPs tries again.
  */
-void dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
-			 const u64 *ips, unsigned int nr)
+u64 dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
+			const u64 *ips, unsigned int nr)
 {
 	unsigned long lo[4] = {}, hi[4] = {}, cur_lo = 0, cur_len = 0;
 	struct dunwind_mmap_key key = {};
 	unsigned int i, j, next = 0;
 	char *buf = NULL;
+	bool all = true;
 
 	might_fault();
 	key.gen = atomic_read(&s->exec_gen);
@@ -281,8 +302,10 @@ void dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *
 					break;
 			if (j == ARRAY_SIZE(lo)) {
 				j = next++ % ARRAY_SIZE(lo);
-				if (dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j]))
+				if (dunwind_mmap_one(s, ips[i], &buf, &lo[j], &hi[j])) {
 					lo[j] = hi[j] = 0;
+					all = false;
+				}
 			}
 			l = lo[j];
 			h = hi[j];
@@ -291,4 +314,5 @@ void dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *
 		cur_len = h - l;
 	}
 	kfree(buf);
+	return all ? dunwind_mmap_tag(&key) : 0;
 }

@@ -131,6 +131,7 @@ void dunwind_replay_begin(struct dunwind_unwind *st)
 	t->fp_used = false;
 	t->fp_src = DUNWIND_TRACE_FP_REGS;
 	t->nr_reads = 0;
+	t->reported = 0;
 	t->ip = st->ip;
 	t->sp = st->sp;
 	t->fp = st->fp;
@@ -148,18 +149,20 @@ void dunwind_replay_begin(struct dunwind_unwind *st)
  * @stop:	why it ended
  *
  * Context: task_work of current.
+ * Return: the trace kept (its @reported for the caller to set), or NULL.
  */
-void dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips, unsigned int nr,
-			const unsigned int *nr_by, u8 methods, u8 stop)
+struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips,
+					      unsigned int nr, const unsigned int *nr_by, u8 methods,
+					      u8 stop)
 {
 	struct dunwind_walk_trace *t = st->trace;
 	unsigned int i;
 
 	if (!t)
-		return;
+		return NULL;
 	st->trace = NULL;
 	if (t->nr_reads > DUNWIND_TRACE_READS || nr > DUNWIND_TRACE_FRAMES)
-		return;
+		return NULL;
 	memcpy(t->ips, ips, nr * sizeof(u64));
 	t->nr = nr;
 	for (i = 0; i < DUNWIND_METHOD_NR; i++)
@@ -167,4 +170,5 @@ void dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips, unsigned int 
 	t->methods = methods;
 	t->stop = stop;
 	t->valid = true;
+	return t;
 }

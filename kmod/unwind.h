@@ -131,6 +131,12 @@ struct dunwind_walk_trace {
 	u32 nr_reads;
 	u32 nr;				/* its frames, in @ips */
 	u32 nr_by[DUNWIND_METHOD_NR];	/* by method, as struct dunwind_walk's */
+	/*
+	 * The tag every mapping of @ips was reported under
+	 * (dunwind_mmap_report()); 0: not known.  A replay under the same
+	 * tag reports nothing.
+	 */
+	u64 reported;
 	struct dunwind_trace_read reads[DUNWIND_TRACE_READS];
 	u64 ips[DUNWIND_TRACE_FRAMES];
 };
@@ -192,8 +198,9 @@ void dunwind_unwind_keep(struct dunwind_unwind *st);
 const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips,
 						unsigned int cap);
 void dunwind_replay_begin(struct dunwind_unwind *st);
-void dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips, unsigned int nr,
-			const unsigned int *nr_by, u8 methods, u8 stop);
+struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips,
+					      unsigned int nr, const unsigned int *nr_by, u8 methods,
+					      u8 stop);
 void dunwind_unwind_restorers(struct dunwind_unwind *st);
 void dunwind_unwind_entries(struct dunwind_unwind *st);
 unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned int *nr,

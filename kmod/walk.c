@@ -166,6 +166,7 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 {
 	/* dunwind_unwind_start() zeroes it: not twice (CONFIG_INIT_STACK_ALL_ZERO). */
 	struct dunwind_unwind st __uninitialized;
+	struct dunwind_walk_trace *t = NULL;
 	u64 c0 = dunwind_cycles(), now;
 	const struct dunwind_unwind_method *m;
 	unsigned int nr;
@@ -179,6 +180,7 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	/* Replayed and traced only where the barrier may stop it, as at its first round. */
 	if (barrier && dunwind_walk_replay(&st, w, c0)) {
 		dunwind_count(s, DW_CNT_WALKS_REPLAYED, 1);
+		t = st.memo->trace;
 		goto report;
 	}
 	if (barrier)
@@ -217,10 +219,19 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	if (st.done)
 		w->stop = st.stop;
 	if (!st.wait_ino)
-		dunwind_replay_end(&st, w->ips, w->nr, w->nr_by, w->methods, w->stop);
+		t = dunwind_replay_end(&st, w->ips, w->nr, w->nr_by, w->methods, w->stop);
 report:
-	/* Before the stack, so readers know its mappings first. */
-	dunwind_mmap_report(s, st.memo, w->ips, w->nr);
+	/*
+	 * Before the stack, so readers know its mappings first: a replay
+	 * has the frames of a walk whose mappings were all reported under
+	 * the same tag, unless one could not be.
+	 */
+	if (!t || t->reported != dunwind_mmap_report_tag(s)) {
+		u64 tag = dunwind_mmap_report(s, st.memo, w->ips, w->nr);
+
+		if (t)
+			t->reported = tag;
+	}
 	dunwind_unwind_keep(&st);
 	*wait_dev = st.wait_dev;
 	*wait_ino = st.wait_ino;
