@@ -84,16 +84,21 @@ static int report(const struct dw_record_opts *o, const char *what, int err)
 	return err;
 }
 
-/* Drain once; on failure say why.  Records consumed, or -errno. */
-static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_record_opts *o)
+/*
+ * Drain once, with @yield giving way between steps (the recording's loop;
+ * not while the start-up tables are made, nor after STOP); on failure say
+ * why.  Records consumed, or -errno.
+ */
+static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_record_opts *o,
+		 bool yield)
 {
 	__u64 steps = s->data_size / DW_DRAIN_STEP + 1;	/* a ring's worth at most */
 	int n = 0, k;
 
 	/*
-	 * In steps, yielding between them while the ring is less than half
-	 * full: a thread that woke meanwhile (the end of a block, a
-	 * profiled program's timer) runs now, not after the whole drain,
+	 * In steps, yielding (@yield) between them while the ring is less
+	 * than half full: a thread that woke meanwhile (the end of a block,
+	 * a profiled program's timer) runs now, not after the whole drain,
 	 * which its scheduler would otherwise let finish (a recorder woken
 	 * for a quarter ring runs for a millisecond or more).  Past half
 	 * full the drain keeps the CPU, at its raised priority, until the
@@ -110,7 +115,7 @@ static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_r
 		n = k > INT_MAX - n ? INT_MAX : n + k;
 		if (!k || !dw_session_backlog(s))
 			break;
-		if (dw_session_backlog(s) < s->data_size / 2)
+		if (yield && dw_session_backlog(s) < s->data_size / 2)
 			sched_yield();
 	}
 	/* Whole drains reach the file: a capture cut later keeps them. */
@@ -222,7 +227,8 @@ static void feed_tick(void *arg)
 {
 	struct dw_record_run *r = arg;
 	struct pollfd p = { .fd = r->pidfd, .events = POLLIN };
-	int n = drain(&r->s, &r->st, r->o);
+	/* Not yielding: the tables of the running processes come first. */
+	int n = drain(&r->s, &r->st, r->o, false);
 
 	if (n < 0)
 		r->drain_err = n;	/* said */
@@ -319,7 +325,7 @@ int dw_record_loop(struct dw_record_run *r)
 		 * progress line, every round.
 		 */
 		if (n > 0 || r->st.py.registered || r->tty) {
-			err = drain(&r->s, &r->st, o);
+			err = drain(&r->s, &r->st, o, true);
 			if (err < 0)
 				return err;
 		}
@@ -375,7 +381,7 @@ int dw_record_stop(struct dw_record_run *r, int ret)
 	r->cpu_start += dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	t0 = dw_now_ms();
 	for (idle = 0; !ret && idle < DW_FINAL_IDLE_ROUNDS && dw_now_ms() - t0 < DW_FINAL_MAX_MS;) {
-		int n = drain(&r->s, &r->st, r->o);
+		int n = drain(&r->s, &r->st, r->o, false);
 
 		if (n < 0)
 			return n;
