@@ -463,7 +463,9 @@ void dunwind_session_close(struct dunwind_session *s)
  * @arg:	struct dunwind_stats in user memory, @size set by the caller
  *
  * Context: ioctl (may fault).
- * Return: 0, -EFAULT, or -EINVAL if @size is below 8.
+ * Return: 0, -EFAULT, -EINVAL if @size is below 8, or -E2BIG if it is above
+ * a page (as dunwind_copy_arg(): the zeroed tail would otherwise reach as
+ * far as any u32 says, over whatever the caller keeps behind the struct).
  */
 int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 {
@@ -474,6 +476,8 @@ int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 		return -EFAULT;
 	if (usize < 8)
 		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
 	st.samples = atomic64_read(&s->cnt[DW_CNT_SAMPLES]);
 	st.samples_user = atomic64_read(&s->cnt[DW_CNT_SAMPLES_USER]);
 	st.samples_deferred = atomic64_read(&s->cnt[DW_CNT_SAMPLES_DEFERRED]);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
@@ -439,6 +440,29 @@ TEST_F(dev, stats_with_larger_size_zeroes_the_tail)
 		if (u.bytes[i])
 			break;
 	EXPECT_EQ(sizeof(u), i) TH_LOG("byte %zu past the module's size is not zero", i);
+}
+
+/*
+ * A size above a page is E2BIG and writes nothing: the zeroed tail must
+ * not reach as far as any u32 in the caller's buffer says.
+ */
+TEST_F(dev, stats_larger_than_a_page_is_e2big_and_writes_nothing)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	unsigned char *buf = malloc(2 * page);
+	struct dunwind_stats *st = (void *)buf;
+
+	ASSERT_NE(NULL, buf);
+	memset(buf, 0xa5, 2 * page);
+	st->size = (__u32)page + 8;
+	ASSERT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
+	EXPECT_EQ(-E2BIG, xioctl(self->fd, DUNWIND_IOC_STATS, st));
+	EXPECT_EQ(page + 8, st->size);
+	for (i = sizeof(st->size); i < 2 * page; i++)
+		if (buf[i] != 0xa5)
+			break;
+	EXPECT_EQ(2 * page, i) TH_LOG("byte %zu was written", i);
+	free(buf);
 }
 
 TEST_F(dev, config_barrier_ms_without_the_flag_is_einval)

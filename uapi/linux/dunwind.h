@@ -290,7 +290,7 @@ struct dunwind_stats {
 #define DUNWIND_IOC_START	_IO(DUNWIND_IOC_MAGIC, 2)
 /* Stop sampling; pending walks still complete.  No argument. */
 #define DUNWIND_IOC_STOP	_IO(DUNWIND_IOC_MAGIC, 3)
-/* Read counters: struct dunwind_stats *, @size set by the caller. */
+/* Read counters: struct dunwind_stats *, @size set by the caller (at most a page). */
 #define DUNWIND_IOC_STATS	_IO(DUNWIND_IOC_MAGIC, 4)
 /* Register an SFrame table for a file: struct dunwind_sframe_reg *. */
 #define DUNWIND_IOC_SFRAME_REGISTER	_IO(DUNWIND_IOC_MAGIC, 5)
