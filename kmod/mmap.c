@@ -122,6 +122,13 @@ static u32 dunwind_mmap_path(struct file *file, char *buf, u16 *misc)
 	return len;
 }
 
+/* @key's generation and process: current's, now. */
+static void dunwind_mmap_key_current(struct dunwind_session *s, struct dunwind_mmap_key *key)
+{
+	key->gen = atomic_read(&s->exec_gen);
+	key->pid = task_tgid_nr(current);
+}
+
 /*
  * Report the mapping that holds @ip unless already reported.
  * Sets [*lo, *hi) to its range.  Return: 0, or -errno (nothing written).
@@ -148,8 +155,7 @@ static int dunwind_mmap_one(struct dunwind_session *s, unsigned long ip, char **
 		return -ENOENT;
 	}
 	dunwind_vma_key(vma, &key.vma);
-	key.gen = atomic_read(&s->exec_gen);
-	key.pid = task_tgid_nr(current);
+	dunwind_mmap_key_current(s, &key);
 	*lo = vma->vm_start;
 	*hi = vma->vm_end;
 	if (dunwind_mmap_is_seen(&s->mmap_seen, &key)) {
@@ -255,10 +261,9 @@ static bool dunwind_mmap_memo_seen(struct dunwind_session *s, struct dunwind_sfr
  */
 u64 dunwind_mmap_report_tag(struct dunwind_session *s)
 {
-	struct dunwind_mmap_key key = {
-		.gen = atomic_read(&s->exec_gen), .pid = task_tgid_nr(current),
-	};
+	struct dunwind_mmap_key key = {};
 
+	dunwind_mmap_key_current(s, &key);
 	return dunwind_mmap_tag(&key);
 }
 
@@ -284,8 +289,7 @@ u64 dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *m
 	bool all = true;
 
 	might_fault();
-	key.gen = atomic_read(&s->exec_gen);
-	key.pid = task_tgid_nr(current);
+	dunwind_mmap_key_current(s, &key);
 	for (i = 0; i < nr; i++) {
 		unsigned long l, h;
 

@@ -93,6 +93,7 @@ static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_r
 		 bool yield)
 {
 	__u64 steps = s->data_size / DW_DRAIN_STEP + 1;	/* a ring's worth at most */
+	__u64 left;
 	int n = 0, k;
 
 	/*
@@ -113,9 +114,10 @@ static int drain(struct dw_session *s, struct dw_recorder *st, const struct dw_r
 			break;
 		}
 		n = k > INT_MAX - n ? INT_MAX : n + k;
-		if (!k || !dw_session_backlog(s))
+		left = k ? dw_session_backlog(s) : 0;
+		if (!left)
 			break;
-		if (yield && dw_session_backlog(s) < s->data_size / 2)
+		if (yield && left < s->data_size / 2)
 			sched_yield();
 	}
 	/* Whole drains reach the file: a capture cut later keeps them. */
