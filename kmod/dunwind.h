@@ -616,7 +616,8 @@ struct dunwind_session {
 	bool kernel_stacks;		/* perf's policy allows kernel stacks (perm.c) */
 	cpumask_var_t cpus;		/* SYSTEM_WIDE: the CPUs sampled, set at CONFIG */
 	struct xarray follow;		/* CHILDREN: followed tgids (follow.c), own lock */
-	bool events_on;			/* tracepoint probes registered */
+	struct list_head events_node;	/* in events.c's started sessions, RCU */
+	bool events_on;			/* on that list */
 	atomic64_t cnt[DW_CNT_MAX];
 };
 
@@ -727,7 +728,8 @@ int dunwind_sysctl_int(const char *path, int *val);
 
 /* kmod/events.c: COMM, FORK and EXIT records from scheduler tracepoints. */
 int dunwind_events_init(void);
-int dunwind_events_start(struct dunwind_session *s);
+void dunwind_events_exit(void);
+void dunwind_events_start(struct dunwind_session *s);
 void dunwind_events_stop(struct dunwind_session *s);
 void dunwind_events_comm(struct dunwind_session *s, struct task_struct *task,
 			 const char *comm, u16 misc);

@@ -4,9 +4,12 @@
  * capture names its threads and knows when they came and went.
  *
  * The tracepoints are found by name at module load (their symbols are
- * not exported).  A started session registers its probes with itself as
- * data; probes run in the traced task's context with preemption off and
- * only write to the ring (which never blocks).
+ * not exported) and the probes registered then, once: registering one
+ * patches the kernel's text and waits for RCU, 40 to 57 ms of a START
+ * under QEMU for the four when each session registered its own.  A
+ * started session joins a list the probes walk; probes run in the traced
+ * task's context with preemption off and only write to the ring (which
+ * never blocks).  With no session started a probe reads one list head.
  */
 #include <linux/binfmts.h>
 #include <linux/sched.h>
@@ -16,6 +19,26 @@
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
 #include "dunwind.h"
+
+/*
+ * The started sessions that want COMM, FORK and EXIT records, by
+ * events_node.  Guards: dunwind_events_lock for writers; the probes walk
+ * it under RCU, so a session leaves it a grace period before it is freed
+ * (dunwind_detach()).
+ */
+static LIST_HEAD(dunwind_events_sessions);
+static DEFINE_MUTEX(dunwind_events_lock);
+
+/* Run @fn(session, args...) for each started session; probe context. */
+#define dunwind_events_each(fn, ...)						\
+	do {									\
+		struct dunwind_session *__s;					\
+										\
+		rcu_read_lock();						\
+		list_for_each_entry_rcu(__s, &dunwind_events_sessions, events_node) \
+			fn(__s, __VA_ARGS__);					\
+		rcu_read_unlock();						\
+	} while (0)
 
 /*
  * Is @p the session's target thread, or a thread of its target group (with
@@ -94,10 +117,9 @@ static bool dunwind_events_new_ours(struct dunwind_session *s, struct task_struc
 	return dunwind_task_has_event(s, child) && !dunwind_follow_add(s, child);
 }
 
-static void dunwind_tp_fork(void *data, struct task_struct *parent, struct task_struct *child)
+static void dunwind_events_on_fork(struct dunwind_session *s, struct task_struct *parent,
+				   struct task_struct *child)
 {
-	struct dunwind_session *s = data;
-
 	if (!dunwind_events_new_ours(s, child))
 		return;
 	/* The child inherited the creating thread's event. */
@@ -106,10 +128,8 @@ static void dunwind_tp_fork(void *data, struct task_struct *parent, struct task_
 	dunwind_events_comm(s, child, parent->comm, 0);
 }
 
-static void dunwind_tp_exit(void *data, DUNWIND_TP_EXIT_PROTO)
+static void dunwind_events_on_exit(struct dunwind_session *s, struct task_struct *p)
 {
-	struct dunwind_session *s = data;
-
 	if (!dunwind_events_ours(s, p))
 		return;
 	dunwind_events_task(s, DUNWIND_REC_EXIT, p, NULL);
@@ -117,11 +137,8 @@ static void dunwind_tp_exit(void *data, DUNWIND_TP_EXIT_PROTO)
 		dunwind_follow_exit(s, p);
 }
 
-static void dunwind_tp_exec(void *data, struct task_struct *p, pid_t old_pid,
-			    struct linux_binprm *bprm)
+static void dunwind_events_on_exec(struct dunwind_session *s, struct task_struct *p)
 {
-	struct dunwind_session *s = data;
-
 	if (!dunwind_events_ours(s, p))
 		return;
 	/* Earlier MMAP records of this process no longer hold. */
@@ -129,12 +146,33 @@ static void dunwind_tp_exec(void *data, struct task_struct *p, pid_t old_pid,
 	dunwind_events_comm(s, p, NULL, DUNWIND_COMM_EXEC);
 }
 
-static void dunwind_tp_rename(void *data, struct task_struct *task, const char *comm)
+static void dunwind_events_on_rename(struct dunwind_session *s, struct task_struct *task,
+				  const char *comm)
 {
-	struct dunwind_session *s = data;
-
 	if (dunwind_events_ours(s, task))
 		dunwind_events_comm(s, task, comm, 0);
+}
+
+/* The probes, registered at module load with NULL data. */
+static void dunwind_tp_fork(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	dunwind_events_each(dunwind_events_on_fork, parent, child);
+}
+
+static void dunwind_tp_exit(void *data, DUNWIND_TP_EXIT_PROTO)
+{
+	dunwind_events_each(dunwind_events_on_exit, p);
+}
+
+static void dunwind_tp_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	dunwind_events_each(dunwind_events_on_exec, p);
+}
+
+static void dunwind_tp_rename(void *data, struct task_struct *task, const char *comm)
+{
+	dunwind_events_each(dunwind_events_on_rename, task, comm);
 }
 
 /*
@@ -172,15 +210,26 @@ static void dunwind_events_find(struct tracepoint *tp, void *priv)
 			dunwind_tracepoints[i].tp = tp;
 }
 
+static void dunwind_events_unregister(unsigned int n)
+{
+	while (n--)
+		tracepoint_probe_unregister(dunwind_tracepoints[n].tp,
+					    dunwind_tracepoints[n].probe, NULL);
+	/* No probe runs after this. */
+	tracepoint_synchronize_unregister();
+}
+
 /**
- * dunwind_events_init() - find the tracepoints by name
+ * dunwind_events_init() - find the tracepoints by name, register the probes
  *
- * Context: module init.
- * Return: 0, or -ENOENT if one is missing (a kernel without them).
+ * Context: module init (may sleep).
+ * Return: 0, -ENOENT if one is missing (a kernel without them), or the
+ * tracepoint core's error (nothing left registered).
  */
 int dunwind_events_init(void)
 {
 	unsigned int i;
+	int ret;
 
 	for_each_kernel_tracepoint(dunwind_events_find, NULL);
 	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++) {
@@ -189,56 +238,61 @@ int dunwind_events_init(void)
 			return -ENOENT;
 		}
 	}
+	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++) {
+		ret = tracepoint_probe_register(dunwind_tracepoints[i].tp,
+						dunwind_tracepoints[i].probe, NULL);
+		if (ret) {
+			dunwind_events_unregister(i);
+			return ret;
+		}
+	}
 	return 0;
 }
 
 /**
- * dunwind_events_start() - register the session's probes
- * @s:	session, with target_tgid/target_tid set
+ * dunwind_events_exit() - unregister the probes and wait for them
  *
- * Context: ioctl (may sleep), session lock held.
- * Return: 0, or the tracepoint core's error (nothing left registered).
+ * Context: module exit (may sleep), every session freed.
  */
-int dunwind_events_start(struct dunwind_session *s)
+void dunwind_events_exit(void)
 {
-	unsigned int i;
-	int ret = 0;
-
-	lockdep_assert_held(&s->lock);
-	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++) {
-		ret = tracepoint_probe_register(dunwind_tracepoints[i].tp,
-						dunwind_tracepoints[i].probe, s);
-		if (ret)
-			break;
-	}
-	if (!ret) {
-		s->events_on = true;
-		return 0;
-	}
-	while (i--)
-		tracepoint_probe_unregister(dunwind_tracepoints[i].tp,
-					    dunwind_tracepoints[i].probe, s);
-	tracepoint_synchronize_unregister();
-	return ret;
+	WARN_ON_ONCE(!list_empty(&dunwind_events_sessions));
+	dunwind_events_unregister(ARRAY_SIZE(dunwind_tracepoints));
 }
 
 /**
- * dunwind_events_stop() - unregister the session's probes and wait for them
+ * dunwind_events_start() - the probes write @s's records from now on
+ * @s:	session, with target_tgid/target_tid set
+ *
+ * Context: ioctl (may sleep), session lock held.
+ */
+void dunwind_events_start(struct dunwind_session *s)
+{
+	lockdep_assert_held(&s->lock);
+	if (s->events_on)
+		return;
+	mutex_lock(&dunwind_events_lock);
+	list_add_tail_rcu(&s->events_node, &dunwind_events_sessions);
+	mutex_unlock(&dunwind_events_lock);
+	s->events_on = true;
+}
+
+/**
+ * dunwind_events_stop() - the probes write no more of @s's records
  * @s:	session
+ *
+ * A probe that found @s may still be writing: the caller waits for a
+ * grace period before @s can join again or be freed (dunwind_detach()).
  *
  * Context: ioctl or release (may sleep), session lock held.
  */
 void dunwind_events_stop(struct dunwind_session *s)
 {
-	unsigned int i;
-
 	lockdep_assert_held(&s->lock);
 	if (!s->events_on)
 		return;
-	for (i = 0; i < ARRAY_SIZE(dunwind_tracepoints); i++)
-		tracepoint_probe_unregister(dunwind_tracepoints[i].tp,
-					    dunwind_tracepoints[i].probe, s);
-	/* No probe runs with @s after this. */
-	tracepoint_synchronize_unregister();
+	mutex_lock(&dunwind_events_lock);
+	list_del_rcu(&s->events_node);
+	mutex_unlock(&dunwind_events_lock);
 	s->events_on = false;
 }

@@ -108,10 +108,10 @@ static int __init dunwind_init(void)
 		return ret;
 	ret = dunwind_offcpu_init();
 	if (ret)
-		return ret;
+		goto out_events_exit;
 	ret = dunwind_sample_init();
 	if (ret)
-		return ret;
+		goto out_events_exit;
 	ret = misc_register(&dunwind_misc);
 	if (ret)
 		goto out_sample_exit;
@@ -119,6 +119,8 @@ static int __init dunwind_init(void)
 
 out_sample_exit:
 	dunwind_sample_exit();
+out_events_exit:
+	dunwind_events_exit();
 	return ret;
 }
 
@@ -134,6 +136,7 @@ static void __exit dunwind_exit(void)
 	synchronize_rcu_tasks();
 	dunwind_registry_exit();
 	dunwind_sample_exit();
+	dunwind_events_exit();
 }
 
 module_init(dunwind_init);

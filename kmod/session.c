@@ -342,9 +342,7 @@ int dunwind_session_start(struct dunwind_session *s)
 			goto out_put_task;
 	}
 	/* Probes first: a thread created while we attach is still seen. */
-	ret = dunwind_events_start(s);
-	if (ret)
-		goto out_put_task;
+	dunwind_events_start(s);
 	ret = dunwind_offcpu_start(s);
 	if (ret)
 		goto out_detach;

@@ -486,55 +486,14 @@ struct fork_tree {
 	size_t comms[3], exits[3];	/* COMM and EXIT records of it */
 };
 
-/*
- * Profile the forks workload with @flags: START, then it forks a child
- * that forks a grandchild; both spin for 800 ms.  Fills @t.  0 or -errno.
- */
-static int profile_forks(__u32 flags, struct fork_tree *t)
+/* Add up @r's records of the three processes of @t into @t. */
+static void tally_forks(const struct dw_records *r, struct fork_tree *t)
 {
-	const char *argv[] = { "800", NULL };
-	struct dw_records r = { 0 };
-	struct dunwind_config cfg;
-	struct dw_workload w;
-	struct dw_session s;
-	char line[64];
-	int ret, n = 1, k;
 	size_t i;
+	int k;
 
-	memset(t, 0, sizeof(*t));
-	ret = dw_workload_start(&w, "forks", argv, 10000);
-	if (ret)
-		return ret;
-	t->pid[0] = w.pid;
-	dw_records_config(&cfg, w.pid, 0, 1000);
-	cfg.flags = flags;
-	ret = dw_session_open(&s, NULL, &cfg);
-	if (ret) {
-		dw_workload_stop(&w);
-		return ret;
-	}
-	ret = dw_session_start(&s);
-	if (!ret)
-		ret = dw_workload_send(&w, "go");
-	while (!ret) {
-		ret = dw_workload_line(&w, line, sizeof(line), 20000);
-		if (ret || !strcmp(line, "done"))
-			break;
-		if (n < 3 && sscanf(line, "pid %d", &t->pid[n]) == 1)
-			n++;
-		if (!ret)
-			ret = dw_records_drain(&s, &r) < 0 ? -EIO : 0;
-	}
-	if (!ret)
-		ret = dw_session_stop(&s);
-	if (!ret)
-		ret = dw_records_collect(&s, &r, 300);
-	dw_session_close(&s);
-	dw_workload_stop(&w);
-	if (!ret && n != 3)
-		ret = -ESRCH;
-	for (i = 0; !ret && i < r.n; i++) {
-		const struct dunwind_rec_header *h = r.v[i];
+	for (i = 0; i < r->n; i++) {
+		const struct dunwind_rec_header *h = r->v[i];
 		const struct dunwind_rec_sample *sm = (const void *)h;
 		const struct dunwind_rec_task *tk = (const void *)h;
 		const struct dunwind_rec_comm *c = (const void *)h;
@@ -543,7 +502,7 @@ static int profile_forks(__u32 flags, struct fork_tree *t)
 		for (k = 0; k < 3; k++) {
 			if (h->type == DUNWIND_REC_SAMPLE && sm->pid == (__u32)t->pid[k]) {
 				t->samples[k]++;
-				if (sm->cookie && dw_records_stacks_for(&r, sm->cookie, &u) == 1 &&
+				if (sm->cookie && dw_records_stacks_for(r, sm->cookie, &u) == 1 &&
 				    u->nr >= 3)
 					t->stacks[k]++;
 			}
@@ -558,8 +517,69 @@ static int profile_forks(__u32 flags, struct fork_tree *t)
 				t->exits[k]++;
 		}
 	}
-	dw_records_free(&r);
+}
+
+/*
+ * Profile the forks workload with @flags in @nr sessions at once (1 or 2):
+ * START, then it forks a child that forks a grandchild; both spin for
+ * 800 ms.  Fills @t[@nr], one per session.  0 or -errno.
+ */
+static int profile_forks_in(__u32 flags, struct fork_tree *t, int nr)
+{
+	const char *argv[] = { "800", NULL };
+	struct dw_records r[2] = { { 0 }, { 0 } };
+	int ret = 0, n = 1, k, j, opened = 0;
+	struct dunwind_config cfg;
+	struct dw_session s[2];
+	struct dw_workload w;
+	char line[64];
+
+	memset(t, 0, nr * sizeof(*t));
+	ret = dw_workload_start(&w, "forks", argv, 10000);
+	if (ret)
+		return ret;
+	dw_records_config(&cfg, w.pid, 0, 1000);
+	cfg.flags = flags;
+	for (j = 0; !ret && j < nr; j++) {
+		ret = dw_session_open(&s[j], NULL, &cfg);
+		opened += !ret;
+	}
+	for (j = 0; !ret && j < nr; j++)
+		ret = dw_session_start(&s[j]);
+	if (!ret)
+		ret = dw_workload_send(&w, "go");
+	while (!ret) {
+		ret = dw_workload_line(&w, line, sizeof(line), 20000);
+		if (ret || !strcmp(line, "done"))
+			break;
+		if (n < 3 && sscanf(line, "pid %d", &t[0].pid[n]) == 1)
+			n++;
+		for (j = 0; !ret && j < nr; j++)
+			ret = dw_records_drain(&s[j], &r[j]) < 0 ? -EIO : 0;
+	}
+	for (j = 0; !ret && j < nr; j++)
+		ret = dw_session_stop(&s[j]);
+	for (j = 0; !ret && j < nr; j++)
+		ret = dw_records_collect(&s[j], &r[j], 300);
+	for (j = 0; j < opened; j++)
+		dw_session_close(&s[j]);
+	dw_workload_stop(&w);
+	if (!ret && n != 3)
+		ret = -ESRCH;
+	for (j = 0; j < nr; j++) {
+		t[j].pid[0] = w.pid;
+		for (k = 1; k < 3; k++)
+			t[j].pid[k] = t[0].pid[k];
+		if (!ret)
+			tally_forks(&r[j], &t[j]);
+		dw_records_free(&r[j]);
+	}
 	return ret;
+}
+
+static int profile_forks(__u32 flags, struct fork_tree *t)
+{
+	return profile_forks_in(flags, t, 1);
 }
 
 /* DUNWIND_CFG_CHILDREN: a child and a grandchild are sampled, with user stacks. */
@@ -594,6 +614,31 @@ TEST_F_TIMEOUT(session, children_get_fork_comm_and_exit_records, 60)
 		EXPECT_EQ(1, t.exits[k]);
 	}
 	EXPECT_EQ(0, t.forks[0]);
+}
+
+/*
+ * Two sessions on one tree of processes: each gets its own FORK, COMM and
+ * EXIT records of each new process, once (the module's probes serve every
+ * started session).
+ */
+TEST_F_TIMEOUT(session, two_sessions_each_get_fork_comm_and_exit_records, 60)
+{
+	struct fork_tree t[2];
+	int ret, j, k;
+
+	ret = profile_forks_in(DUNWIND_CFG_CHILDREN, t, 2);
+	ASSERT_EQ(0, ret) TH_LOG("%s", strerror(-ret));
+	for (j = 0; j < 2; j++) {
+		for (k = 1; k < 3; k++) {
+			EXPECT_EQ(1, t[j].forks[k]) TH_LOG("session %d, pid %d: %zu FORK records",
+							   j + 1, t[j].pid[k], t[j].forks[k]);
+			EXPECT_TRUE(t[j].fork_parent_ok[k]);
+			EXPECT_GE(t[j].comms[k], 1);
+			EXPECT_EQ(1, t[j].exits[k]) TH_LOG("session %d, pid %d: %zu EXIT records",
+							   j + 1, t[j].pid[k], t[j].exits[k]);
+		}
+		EXPECT_EQ(0, t[j].forks[0]);
+	}
 }
 
 /* Without DUNWIND_CFG_CHILDREN a pid target's child processes are not followed. */
