@@ -58,26 +58,39 @@ static int has_frame(const struct dw_kallsyms *ks, const struct dunwind_rec_samp
 }
 
 /*
- * Is the walk's frame of @s lost to the kernel's stack walk: is the next
- * frame after the interrupted one task_work_run()?  On arm64 the kernel's
- * stack walk follows frame records from x29, which in a function's
- * prologue and epilogue is still (or again) its caller's: a sample there,
- * in a function the walk called (the module's, or the kernel's such as
- * up_read()), skips dunwind_walk_work(), whose return address is only in
- * x30.  Which task_work callback called it is unknowable then, so such
+ * Is the walk's frame of @s lost to the kernel's stack walk?  On arm64
+ * the kernel's stack walk follows frame records from x29, which in a
+ * function's prologue and epilogue, in a leaf that stores none, or in a
+ * module's PLT veneer to the kernel, is still (or again) its caller's.
+ * A function the walk called (the module's, or the kernel's such as
+ * up_read()) interrupted in such a place loses dunwind_walk_work(),
+ * whose return address is then only in x30:
+ * - the sample interrupted it: the frame after the interrupted one is
+ *   task_work_run();
+ * - an interrupt came there and the sample later, in the softirqs run
+ *   on the interrupt's way out: the exception's frame (el1h_64_irq and
+ *   the like) is followed by the interrupted PC, then task_work_run().
+ * Which task_work callback called it is unknowable then, so such
  * samples are not judged.  x86's ORC unwinder knows each instruction's
  * frame, so there this never happens.
  */
 static int caller_lost(const struct dw_kallsyms *ks, const struct dunwind_rec_sample *s)
 {
 #if defined(__aarch64__)
-	const char *mod, *name;
+	const char *mod, *name, *before = NULL, *prev = NULL;
 	uint64_t off;
+	int i;
 
-	if (s->nr_kernel < 2)
+	for (i = 0; i < s->nr_kernel; i++) {
+		name = dw_kallsyms_lookup(ks, s->ips[i], &off, &mod);
+		if (name && !strcmp(name, "task_work_run"))
+			break;
+		before = prev;
+		prev = name;
+	}
+	if (i == s->nr_kernel || i == 0)
 		return 0;
-	name = dw_kallsyms_lookup(ks, s->ips[1], &off, &mod);
-	return name && !strcmp(name, "task_work_run");
+	return i == 1 || (before && !strncmp(before, "el1h_64_", 8));
 #else
 	(void)ks;
 	(void)s;
@@ -87,14 +100,14 @@ static int caller_lost(const struct dw_kallsyms *ks, const struct dunwind_rec_sa
 
 /* A flagged sample without the walk's frame: its kernel frames, named. */
 static void show_outside(struct __test_metadata *_metadata, const struct dw_kallsyms *ks,
-			 const struct dunwind_rec_sample *s)
+			 const struct dunwind_rec_sample *s, const char *what)
 {
 	const char *mod, *name;
 	uint64_t off;
 	int i;
 
-	TH_LOG("flagged sample outside the walk: %u kernel frames, flags %#x, user ip %#llx",
-	       s->nr_kernel, s->flags, (unsigned long long)s->user_ip);
+	TH_LOG("flagged sample %s: %u kernel frames, flags %#x, user ip %#llx",
+	       what, s->nr_kernel, s->flags, (unsigned long long)s->user_ip);
 	for (i = 0; i < s->nr_kernel; i++) {
 		name = dw_kallsyms_lookup(ks, s->ips[i], &off, &mod);
 		TH_LOG("  %#llx %s+%#llx%s%s%s", (unsigned long long)s->ips[i], name ? name : "?",
@@ -124,10 +137,11 @@ static void classify(struct __test_metadata *_metadata, const struct dw_kallsyms
 		if (flagged && !walk && (s->flags & DUNWIND_SAMPLE_KERNEL_TRUNC)) {
 			v->trunc++;
 		} else if (flagged && !walk && caller_lost(ks, s)) {
-			v->caller_lost++;
+			if (v->caller_lost++ < SHOW_BAD)
+				show_outside(_metadata, ks, s, "its walk frame lost");
 		} else if (flagged && !walk) {
 			if (v->outside_flagged++ < SHOW_BAD)
-				show_outside(_metadata, ks, s);
+				show_outside(_metadata, ks, s, "outside the walk");
 		}
 		if (inner && !flagged && v->inner - v->inner_flagged <= SHOW_BAD)
 			TH_LOG("unflagged sample in %s or %s: flags %#x, cookie %llu", INNER_FN,
@@ -183,8 +197,9 @@ FIXTURE_SETUP(walk)
 		self->walk_samples += self->st.walk_samples;
 		self->lost += self->r.lost;
 		TH_LOG("after %d profiles: %zu samples, %zu flagged in the walk, %zu in %s "
-		       "or %s (%zu flagged), %zu flagged outside it, %zu in a callee's "
-		       "prologue or epilogue (the walk's frame lost), walk_samples %llu",
+		       "or %s (%zu flagged), %zu flagged outside it, %zu with the "
+		       "walk's frame lost (arm64: a callee without its frame record), "
+		       "walk_samples %llu",
 		       attempt + 1, self->v.samples, self->v.flagged, self->v.inner, INNER_FN,
 		       INNER_FN2,
 		       self->v.inner_flagged, self->v.outside_flagged, self->v.caller_lost,
