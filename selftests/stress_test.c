@@ -225,6 +225,14 @@ FIXTURE_TEARDOWN(stress)
 		     "tools/arm64-sysroot's", STRESS_NG);			\
 } while (0)
 
+/* The recorder tests run the guest's dunwind, which tools/vm/run adds. */
+#define NEED_RECORDER() do {						\
+	if (access("/bin/dunwind", X_OK))				\
+		SKIP(return, "no /bin/dunwind in the guest: tools/vm/run adds " \
+		     "out/dunwind (make user), or out/arm64/dunwind on arm64 " \
+		     "(make user ARCH=arm64)");				\
+} while (0)
+
 /* The stressors: process life cycle, memory maps, signals. */
 #define STRESSORS "--fork", "2", "--exec", "1", "--clone", "1", "--mmap", "1", \
 	"--mmap-bytes", "8M", "--munmap", "1", "--mprotect", "1", "--signal", "1", \
@@ -540,6 +548,7 @@ static void record_stressors(struct __test_metadata *_metadata, const char *opt,
 TEST_F_TIMEOUT(stress, record_stressors_per_process, 120)
 {
 	NEED_STRESS_NG();
+	NEED_RECORDER();
 	record_stressors(_metadata, "-F999", self->vm_base);
 }
 
@@ -547,6 +556,7 @@ TEST_F_TIMEOUT(stress, record_stressors_per_process, 120)
 TEST_F_TIMEOUT(stress, record_stressors_system_wide, 120)
 {
 	NEED_STRESS_NG();
+	NEED_RECORDER();
 	record_stressors(_metadata, "-a", self->vm_base);
 }
 
@@ -568,6 +578,7 @@ TEST_F_TIMEOUT(stress, recorder_sigkilled_mid_run, 240)
 	unsigned int seed = (unsigned int)time(NULL);
 
 	NEED_STRESS_NG();
+	NEED_RECORDER();
 	if (!ko || !*ko)
 		SKIP(return, "DUNWIND_KO is not set: cannot re-load the module after unloading it");
 	printf("# recorder_sigkilled_mid_run: seed %u\n", seed);
