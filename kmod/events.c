@@ -269,7 +269,8 @@ void dunwind_events_exit(void)
 void dunwind_events_start(struct dunwind_session *s)
 {
 	lockdep_assert_held(&s->lock);
-	if (s->events_on)
+	/* START runs once until STOP, whose detach took @s off. */
+	if (WARN_ON_ONCE(s->events_on))
 		return;
 	mutex_lock(&dunwind_events_lock);
 	list_add_tail_rcu(&s->events_node, &dunwind_events_sessions);
