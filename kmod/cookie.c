@@ -75,6 +75,14 @@ static u64 dunwind_cookie_pending(struct dunwind_session *s, struct dunwind_pend
 {
 	int state = atomic_read(&slot->state);
 
+	/*
+	 * An NMI in @task's switch out, which reads the slot's memo
+	 * (dunwind_replay_blocked()): no cookie to share, none to take.
+	 */
+	if (state == DUNWIND_SLOT_BORROWED) {
+		*flags |= DUNWIND_SAMPLE_NO_USER;
+		return 0;
+	}
 	if (state == DUNWIND_SLOT_ANSWERED) {
 		*flags |= DUNWIND_SAMPLE_NO_USER;
 		return 0;
@@ -181,6 +189,21 @@ u64 dunwind_cookie_stash(struct dunwind_session *s, struct task_struct *task, u3
 		return 0;
 	}
 	return dunwind_cookie_new_walk(s, slot, task, flags, stash, stashed);
+}
+
+/**
+ * dunwind_cookie_answered() - a new cookie whose answer the caller writes
+ * now, with no walk: an off-CPU sample whose user stack its switch out
+ * replayed (kmod/offcpu.c), the thread owning no pending slot
+ * @s:		session
+ *
+ * Context: the sched_switch tracepoint, or ioctl (STOP).
+ * Return: the cookie, counted as deferred (one per USER_STACK).
+ */
+u64 dunwind_cookie_answered(struct dunwind_session *s)
+{
+	dunwind_count(s, DW_CNT_SAMPLES_DEFERRED, 1);
+	return dunwind_new_cookie();
 }
 
 /**

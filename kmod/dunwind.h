@@ -89,7 +89,10 @@ struct dunwind_session;
  * walk, if it takes the slot while QUEUED; else STOP/close, which answers
  * it with DUNWIND_STOP_SESSION and leaves the late walk nothing to emit.
  * Moves by cmpxchg only: QUEUED -> WALKING -> DONE, QUEUED -> ANSWERED,
- * QUEUED -> DONE (the walk could not be queued).
+ * QUEUED -> DONE (the walk could not be queued).  A slot BORROWED by its
+ * thread's switch out (kmod/replay.c, dunwind_replay_blocked()) owes no
+ * cookie: only its memo is read, and it is released before the thread
+ * stops running.
  */
 enum {
 	DUNWIND_SLOT_FREE,
@@ -97,6 +100,7 @@ enum {
 	DUNWIND_SLOT_WALKING,		/* the walk answers it */
 	DUNWIND_SLOT_ANSWERED,		/* answered by STOP/close */
 	DUNWIND_SLOT_DONE,		/* the walk answered it */
+	DUNWIND_SLOT_BORROWED,		/* its memo is read by its thread's switch out */
 };
 
 /*
@@ -209,11 +213,26 @@ static inline bool dunwind_pending_move(struct dunwind_pending_slot *slot, int f
  * back in (or by STOP once the probe is gone): never both at once, since a
  * thread runs nowhere between the two.
  */
+#define DUNWIND_OFFCPU_USER_FRAMES	32	/* DUNWIND_TRACE_FRAMES */
+
+/*
+ * The user stack of a block, known at its switch out: the walk its return
+ * to user space would run, replayed there (kmod/replay.c).
+ */
+struct dunwind_offcpu_user {
+	u64 cookie;			/* its USER_STACK is written under it; 0: not yet */
+	u16 nr;				/* IPs in @ips; 0: not known, walk */
+	u8 methods, stop;		/* as struct dunwind_rec_user_stack's */
+	u16 nr_by[3];			/* by method (DUNWIND_METHOD_NR) */
+	u64 ips[DUNWIND_OFFCPU_USER_FRAMES];
+};
+
 struct dunwind_offcpu_slot {
 	struct task_struct *task;	/* referenced; NULL when free (cmpxchg) */
 	u64 start;			/* switch out, CLOCK_MONOTONIC ns */
 	u32 flags;			/* DUNWIND_SAMPLE_KERNEL_TRUNC */
 	u32 nr;				/* kernel IPs in @ips */
+	struct dunwind_offcpu_user user;
 	u64 ips[];			/* max_kernel_frames */
 };
 
@@ -773,6 +792,7 @@ void dunwind_sample_test_nmi_hit(struct dunwind_session *s, struct pt_regs *regs
 u64 dunwind_cookie(struct dunwind_session *s, struct task_struct *task, u32 *flags);
 u64 dunwind_cookie_stash(struct dunwind_session *s, struct task_struct *task, u32 *flags,
 			 const struct dunwind_stash *stash, bool *stashed);
+u64 dunwind_cookie_answered(struct dunwind_session *s);
 
 /* kmod/sample_stack.c: a sample and its user stack in one record. */
 void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pending_slot *slot,
@@ -780,8 +800,13 @@ void dunwind_sample_stash_flush(struct dunwind_session *s, struct dunwind_pendin
 int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending_slot *slot,
 			       struct dunwind_rec_user_stack *us, const u64 *ips);
 
+/* kmod/replay.c: a blocking thread's walk, replayed at its switch out. */
+bool dunwind_replay_blocked(struct dunwind_session *s, struct dunwind_offcpu_user *out);
+
 /* kmod/walk.c: the deferred user walk. */
 void dunwind_walk_work(struct callback_head *work);
+int dunwind_walk_emit_replayed(struct dunwind_session *s, struct task_struct *task, u64 cookie,
+			       const struct dunwind_offcpu_user *u, u64 now);
 int dunwind_walk_emit_exited(struct dunwind_session *s, struct dunwind_pending_slot *slot,
 			     u64 cookie, u8 stop);
 void dunwind_walk_end_session(struct dunwind_session *s);

@@ -10,14 +10,22 @@
  * where it is about to run): the slot gives one SAMPLE, its period the
  * time off CPU, its user part a cookie whose walk runs at the thread's
  * return to user space (kmod/sample.c, kmod/walk.c), as for a sample
- * taken in the kernel.  STOP turns the slots of threads still blocked
- * into samples of the time so far, whose cookies STOP then answers
- * (dunwind_walk_end_session()).
+ * taken in the kernel.  A thread that blocks again where it blocked
+ * before mostly has that walk replayed at its switch out
+ * (dunwind_replay_blocked(): its stack cannot change before it returns),
+ * and its USER_STACK written there (before its SAMPLE, under the cookie
+ * the SAMPLE will carry; with --off-cpu-thresh, whose blocks may give no
+ * sample, by the switch in after the SAMPLE): no task_work, and no walk
+ * on the thread's way back to user space.  STOP turns the
+ * slots of threads still blocked into samples of the time so far, whose
+ * cookies STOP then answers (dunwind_walk_end_session()).
  *
  * The probe runs with the runqueue lock held and interrupts off: it only
- * claims slots (cmpxchg), writes the ring (which never blocks and wakes
- * its reader through an irq_work), and queues a task_work with TWA_RESUME
- * (no lock, no IPI for a thread that is not running).
+ * claims slots (cmpxchg), reads the blocking thread's own stack with page
+ * faults disabled (a word not in memory ends the replay), writes the ring
+ * (which never blocks and wakes its reader through an irq_work), and
+ * queues a task_work with TWA_RESUME (no lock, no IPI for a thread that is
+ * not running).
  */
 #include <linux/kallsyms.h>
 #include <linux/hash.h>
@@ -182,6 +190,7 @@ static void dunwind_offcpu_emit(struct dunwind_session *s, struct dunwind_offcpu
 {
 	struct dunwind_rec_sample rec = {};
 	u64 period = now > slot->start ? now - slot->start : 0;
+	bool replayed;
 
 	if (!open && period < s->cfg.offcpu_thresh_ns) {
 		dunwind_count(s, DW_CNT_OFFCPU_SHORT, 1);
@@ -201,16 +210,26 @@ static void dunwind_offcpu_emit(struct dunwind_session *s, struct dunwind_offcpu
 	if (!(task->flags & DUNWIND_PF_NO_USER) && task->mm)
 		rec.user_ip = instruction_pointer(task_pt_regs(task));
 	/*
-	 * A thread woken since the probe went away (STOP) may be back in user
-	 * space: a walk now would not show where it blocked.
+	 * Its user stack replayed at the switch out (written there, or now),
+	 * or a walk at its return.  A thread woken since the probe went away
+	 * (STOP) may be back in user space: a walk now would not show where
+	 * it blocked.
 	 */
-	if (open && task_is_running(task))
+	replayed = !slot->user.cookie && slot->user.nr && !(open && task_is_running(task)) &&
+		   !dunwind_pending_find(&s->pending, task);
+	if (slot->user.cookie)
+		rec.cookie = slot->user.cookie;
+	else if (replayed)
+		rec.cookie = dunwind_cookie_answered(s);
+	else if (open && task_is_running(task))
 		rec.flags |= DUNWIND_SAMPLE_NO_USER;
 	else
 		rec.cookie = dunwind_cookie(s, task, &rec.flags);
 	if (!rec.cookie)
 		dunwind_count(s, DW_CNT_SAMPLES_NO_USER, 1);
 	dunwind_ring_write(&s->ring, &rec, sizeof(rec), slot->ips, slot->nr * sizeof(u64));
+	if (replayed)
+		dunwind_walk_emit_replayed(s, task, rec.cookie, &slot->user, now);
 	dunwind_count(s, DW_CNT_OFFCPU, 1);
 out_release:
 	/* At a switch in not the last reference: the thread is about to run. */
@@ -256,6 +275,15 @@ static void dunwind_tp_switch(void *data, DUNWIND_TP_SWITCH_PROTO)
 			get_task_struct(prev);
 			dunwind_offcpu_stack(slot, s->cfg.max_kernel_frames);
 			slot->start = ktime_get_mono_fast_ns();
+			/*
+			 * With no threshold every block gets its sample: its
+			 * stack is written now, off the thread's way back.
+			 */
+			if (dunwind_replay_blocked(s, &slot->user) && !s->cfg.offcpu_thresh_ns) {
+				slot->user.cookie = dunwind_cookie_answered(s);
+				dunwind_walk_emit_replayed(s, prev, slot->user.cookie, &slot->user,
+							   slot->start);
+			}
 		} else {
 			dunwind_count(s, DW_CNT_OFFCPU_FULL, 1);
 		}

@@ -18,8 +18,10 @@
  * Context: task_work of the walked thread (may fault).
  */
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 #include <asm/syscall.h>
+#include "interp.h"
 #include "unwind.h"
 
 /*
@@ -78,6 +80,23 @@ fault:
 	return false;
 }
 
+/*
+ * Does @t's walk start from these registers, and read what it read?
+ * @regs are current's user registers at its kernel entry, whose values
+ * are @u; [@lo, @hi) is the stack mapping.
+ */
+static bool dunwind_replay_match(const struct dunwind_walk_trace *t, struct pt_regs *regs,
+				 const struct dunwind_uregs *u, unsigned long lo, unsigned long hi)
+{
+	if (t->ip != u->ip || t->sp != u->sp || (t->fp_used && t->fp != u->fp) ||
+	    (t->aux_used && t->aux != u->aux))
+		return false;
+	/* A new thread's first frame ends its walk by registers the trace does not keep. */
+	if (dunwind_arch_new_stack(regs, u->ip, u->sp))
+		return false;
+	return dunwind_replay_reads(t, lo, hi);
+}
+
 /**
  * dunwind_replay() - the slot's last walk, if this one would find the same
  * @st:		iterator just started (dunwind_unwind_start()) with the table
@@ -93,22 +112,113 @@ const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *
 						unsigned int cap)
 {
 	struct dunwind_walk_trace *t = st->memo->trace;
+	const struct dunwind_uregs u = { .ip = st->ip, .sp = st->sp, .fp = st->fp, .aux = st->aux };
 
 	if (!t || !t->valid || !st->kept || st->done || st->last || t->nr > cap ||
 	    !dunwind_replay_syscall(st))
 		return NULL;
-	if (t->ip != st->ip || t->sp != st->sp || (t->fp_used && t->fp != st->fp) ||
-	    (t->aux_used && t->aux != st->aux))
-		return NULL;
-	/* A new thread's first frame ends its walk by registers the trace does not keep. */
-	if (dunwind_arch_new_stack(st->regs, st->ip, st->sp))
-		return NULL;
-	if (!dunwind_replay_reads(t, st->lo, st->hi)) {
+	if (!dunwind_replay_match(t, st->regs, &u, st->lo, st->hi)) {
 		t->valid = false;
 		return NULL;
 	}
 	memcpy(ips, t->ips, t->nr * sizeof(u64));
 	return t;
+}
+
+/*
+ * Current's walk at its return to user, if the memo of @slot (borrowed by
+ * current) replays it, into @out.  Read as dunwind_unwind_first_vmas()
+ * and dunwind_replay() read it, with no lock: only a memo kept for this
+ * address space at its present sequence, with no table registered since,
+ * and a trace whose mappings were all reported under the present tag (no
+ * MMAP record is written here).
+ */
+static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pending_slot *slot,
+				struct dunwind_offcpu_user *out)
+{
+	const struct dunwind_sframe_memo *memo = slot->memo;
+	struct pt_regs *regs = task_pt_regs(current);
+	struct mm_struct *mm = current->mm;
+	const struct dunwind_walk_trace *t;
+	struct dunwind_uregs u;
+	unsigned int i;
+	bool same;
+
+	t = memo ? memo->trace : NULL;
+	if (!t || !t->valid || t->nr > ARRAY_SIZE(out->ips) || memo->kept_mm != mm ||
+	    memo->kept_gen != dunwind_registry_gen() || syscall_get_nr(current, regs) < 0 ||
+	    t->reported != dunwind_mmap_report_tag(s))
+		return false;
+	dunwind_arch_user_regs(regs, &u);
+	if (!dunwind_vma_memo_find(&slot->stack, mm, u.sp) || memo->kept_seq != slot->stack.seq)
+		return false;
+	/* A word not in memory fails the read: the return's walk reads it. */
+	pagefault_disable();
+	same = dunwind_replay_match(t, regs, &u, slot->stack.start, slot->stack.end);
+	pagefault_enable();
+	if (!same)
+		return false;
+	for (i = 0; i < t->nr; i++)
+		out->ips[i] = t->ips[i];
+	for (i = 0; i < DUNWIND_METHOD_NR; i++)
+		out->nr_by[i] = t->nr_by[i];
+	out->methods = t->methods;
+	out->stop = t->stop;
+	out->nr = t->nr;
+	return true;
+}
+
+/**
+ * dunwind_replay_blocked() - current's user walk, replayed as it blocks
+ * @s:		session with current's off-CPU sample to come
+ * @out:	the frames, their counts and stop reason; @out->nr is 0 if
+ *		not replayed
+ *
+ * A thread that blocks runs no user code until its return to user space:
+ * the walk that its off-CPU sample would queue for that return reads
+ * the stack as it is now.  Where the memo of the pending slot it would
+ * take replays that walk, it is replayed here, off the thread's way
+ * back: no cookie is owed, no task_work queued.  The slot is borrowed
+ * (DUNWIND_SLOT_BORROWED) only while its memo is read: a thread that owns
+ * one (a walk owed for this stay) is left to it.  The cost is counted as
+ * the walk's.
+ *
+ * Context: the sched_switch tracepoint as current switches out (runqueue
+ * lock held, interrupts off); page faults are disabled here.
+ * Return: true if replayed.
+ */
+bool dunwind_replay_blocked(struct dunwind_session *s, struct dunwind_offcpu_user *out)
+{
+	const struct dunwind_unwind_method *m = &dunwind_unwind_methods[0];
+	struct dunwind_pending_slot *slot;
+	u64 c0 = dunwind_cycles();
+	unsigned int i;
+	bool ok;
+
+	BUILD_BUG_ON(DUNWIND_OFFCPU_USER_FRAMES != DUNWIND_TRACE_FRAMES);
+	BUILD_BUG_ON(ARRAY_SIZE(out->nr_by) != DUNWIND_METHOD_NR);
+	out->nr = 0;
+	out->cookie = 0;
+	/* Interpreter frames are read after the walk, and may fault: not here. */
+	if (!current->mm || dunwind_interp_any(s) || dunwind_pending_find(&s->pending, current))
+		return false;
+	slot = dunwind_pending_claim(&s->pending, current);
+	if (!slot)
+		return false;
+	atomic_set(&slot->state, DUNWIND_SLOT_BORROWED);
+	ok = dunwind_replay_slot(s, slot, out);
+	dunwind_pending_release(&s->pending, slot);
+	if (!ok) {
+		out->nr = 0;
+		return false;
+	}
+	for (i = 1; i < DUNWIND_METHOD_NR; i++)
+		if (out->nr_by[i] > out->nr_by[m - dunwind_unwind_methods])
+			m = &dunwind_unwind_methods[i];
+	c0 = dunwind_cycles_since(c0, dunwind_cycles());
+	dunwind_count(s, m->cnt_cycles, c0);
+	dunwind_count(s, DW_CNT_WALK_NS, dunwind_cycles_ns(c0));
+	return true;
 }
 
 /**

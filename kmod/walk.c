@@ -129,6 +129,51 @@ int dunwind_walk_emit_exited(struct dunwind_session *s, struct dunwind_pending_s
 	return dunwind_walk_record(s, slot, cookie, &w);
 }
 
+/**
+ * dunwind_walk_emit_replayed() - the USER_STACK of a walk replayed at the
+ * switch out of a blocking thread (dunwind_replay_blocked())
+ * @s:		session
+ * @task:	the thread: current switching out, or running nowhere
+ *		(being switched in, or blocked at STOP)
+ * @cookie:	its off-CPU sample's (dunwind_cookie_answered())
+ * @u:		the walk
+ * @now:	the time of the record: the start or the end of the block
+ *
+ * Counted as a walk, a replayed one.
+ *
+ * Context: the sched_switch tracepoint, or ioctl (STOP).
+ * Return: 0, or -ENOSPC if the record was dropped (counted as lost).
+ */
+int dunwind_walk_emit_replayed(struct dunwind_session *s, struct task_struct *task, u64 cookie,
+			       const struct dunwind_offcpu_user *u, u64 now)
+{
+	struct dunwind_rec_user_stack rec = {};
+	unsigned int i;
+
+	rec.hdr.type = DUNWIND_REC_USER_STACK;
+	rec.hdr.size = dunwind_rec_user_stack_size(u->nr);
+	rec.cookie = cookie;
+	rec.time = now;
+	rec.pid = task_tgid_nr(task);
+	rec.tid = task_pid_nr(task);
+	rec.nr = u->nr;
+	rec.methods = u->methods;
+	rec.stop = u->stop;
+	for (i = 0; i < DUNWIND_METHOD_NR; i++) {
+		if (!u->nr_by[i])
+			continue;
+		if (dunwind_unwind_methods[i].bit == DUNWIND_UNWIND_FP)
+			rec.nr_fp += u->nr_by[i];
+		else if (dunwind_unwind_methods[i].bit == DUNWIND_UNWIND_SFRAME)
+			rec.nr_sframe += u->nr_by[i];
+		dunwind_count(s, dunwind_unwind_methods[i].cnt_frames, u->nr_by[i]);
+	}
+	dunwind_count(s, DW_CNT_WALKS, 1);
+	dunwind_count(s, DW_CNT_WALKS_REPLAYED, 1);
+	dunwind_count(s, DW_CNT_USER_FRAMES, u->nr);
+	return dunwind_ring_write(&s->ring, &rec, sizeof(rec), u->ips, u->nr * sizeof(u64));
+}
+
 /*
  * The frames of the slot's last walk, if this one would find the same
  * (kmod/replay.c), into @w, their cost since @c0 counted under the method

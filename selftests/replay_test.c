@@ -11,7 +11,8 @@
  * registers.  Blocking from outer_a each time, the walks are replayed;
  * blocking from outer_a and outer_b in turn, only the return address into
  * outer_* differs (the third word the walk reads), and each stack must
- * still name its own caller.  The program has its own .sframe
+ * still name its own caller.  A walk replayed is mostly replayed as the
+ * thread blocks, at its switch out.  The program has its own .sframe
  * (-Wa,--gsframe) and the walks stop at MAX_FRAMES, before libc, which has
  * no table here.
  */
@@ -188,6 +189,37 @@ TEST_F(replay, same_stack_again_is_replayed)
 	EXPECT_GE(self->st.walks_replayed, NR_BLOCKS / 2)
 		TH_LOG("%llu of %llu walks replayed", (unsigned long long)self->st.walks_replayed,
 		       (unsigned long long)self->st.walks);
+}
+
+/*
+ * Blocking again from the same stack, the walk is replayed as the thread
+ * blocks (the stack cannot change before it returns): its USER_STACK is
+ * written at the block's start, where a walk at the return to user space
+ * ends after its sample.
+ */
+TEST_F(replay, same_stack_again_is_replayed_as_it_blocks)
+{
+	size_t i, at_block = 0, blocks = 0;
+
+	ASSERT_EQ(0, outer_a(NR_BLOCKS));
+	replay_collect(_metadata, self);
+	for (i = 0; i < self->r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)self->r.v[i];
+		const struct dunwind_rec_user_stack *us = NULL;
+
+		if (self->r.v[i]->type != DUNWIND_REC_SAMPLE ||
+		    !(sm->flags & DUNWIND_SAMPLE_OFF_CPU) || !sm->cookie ||
+		    dw_records_stacks_for(&self->r, sm->cookie, &us) != 1 ||
+		    us->nr != MAX_FRAMES || us->ips[OUTER_AT] != ret_a)
+			continue;
+		blocks++;
+		at_block += us->time <= sm->time - sm->period;
+	}
+	EXPECT_GE(blocks, NR_BLOCKS);
+	if (!at_block && !have_mm_seq())
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+	EXPECT_GE(at_block, NR_BLOCKS / 2)
+		TH_LOG("%zu of %zu blocks' walks replayed as they blocked", at_block, blocks);
 }
 
 /*
