@@ -82,6 +82,20 @@ static struct dunwind_sframe_memo *dunwind_walk_memo_alloc(void)
 	return memo;
 }
 
+/* The fixed part of @task's USER_STACK of @nr frames but its time and counts. */
+static void dunwind_user_stack_init(struct dunwind_rec_user_stack *rec, struct task_struct *task,
+				    u64 cookie, u16 nr, u8 methods, u8 stop)
+{
+	rec->hdr.type = DUNWIND_REC_USER_STACK;
+	rec->hdr.size = dunwind_rec_user_stack_size(nr);
+	rec->cookie = cookie;
+	rec->pid = task_tgid_nr(task);
+	rec->tid = task_pid_nr(task);
+	rec->nr = nr;
+	rec->methods = methods;
+	rec->stop = stop;
+}
+
 /*
  * The answer to @cookie: a USER_STACK, or with the cookie's first sample
  * still stashed in @slot (DUNWIND_CFG_SAMPLE_STACK), one SAMPLE_STACK.
@@ -91,14 +105,7 @@ static int dunwind_walk_record(struct dunwind_session *s, struct dunwind_pending
 {
 	struct dunwind_rec_user_stack rec = {};
 
-	rec.hdr.type = DUNWIND_REC_USER_STACK;
-	rec.hdr.size = dunwind_rec_user_stack_size(w->nr);
-	rec.cookie = cookie;
-	rec.pid = task_tgid_nr(current);
-	rec.tid = task_pid_nr(current);
-	rec.nr = w->nr;
-	rec.methods = w->methods;
-	rec.stop = w->stop;
+	dunwind_user_stack_init(&rec, current, cookie, w->nr, w->methods, w->stop);
 	rec.nr_fp = dunwind_walk_nr(w, DUNWIND_UNWIND_FP);
 	rec.nr_sframe = dunwind_walk_nr(w, DUNWIND_UNWIND_SFRAME);
 	/* Full barrier: the stash was written before @stashed was set. */
@@ -150,15 +157,8 @@ int dunwind_walk_emit_replayed(struct dunwind_session *s, struct task_struct *ta
 	struct dunwind_rec_user_stack rec = {};
 	unsigned int i;
 
-	rec.hdr.type = DUNWIND_REC_USER_STACK;
-	rec.hdr.size = dunwind_rec_user_stack_size(u->nr);
-	rec.cookie = cookie;
+	dunwind_user_stack_init(&rec, task, cookie, u->nr, u->methods, u->stop);
 	rec.time = now;
-	rec.pid = task_tgid_nr(task);
-	rec.tid = task_pid_nr(task);
-	rec.nr = u->nr;
-	rec.methods = u->methods;
-	rec.stop = u->stop;
 	for (i = 0; i < DUNWIND_METHOD_NR; i++) {
 		if (!u->nr_by[i])
 			continue;

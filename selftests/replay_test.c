@@ -90,6 +90,20 @@ FIXTURE(replay) {
 	struct dunwind_stats st;
 };
 
+/*
+ * Every block gives a sample (its walk replayed at the switch out), or
+ * only blocks of THRESH_NS or more (so a walk replayed at the switch out
+ * is written at the switch in, after the sample).
+ */
+FIXTURE_VARIANT(replay) {
+	__u64 thresh_ns;
+};
+
+#define THRESH_NS	100000ULL	/* 100 us: every 1 ms block passes */
+
+FIXTURE_VARIANT_ADD(replay, every_block) { .thresh_ns = 0 };
+FIXTURE_VARIANT_ADD(replay, thresh) { .thresh_ns = THRESH_NS };
+
 FIXTURE_SETUP(replay)
 {
 	struct dunwind_config cfg;
@@ -101,6 +115,7 @@ FIXTURE_SETUP(replay)
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
 	dw_records_config(&cfg, 0, gettid(), 10);
 	cfg.flags |= DUNWIND_CFG_OFF_CPU;
+	cfg.offcpu_thresh_ns = variant->thresh_ns;
 	cfg.max_user_frames = MAX_FRAMES;
 	ret = dw_session_open(&self->s, NULL, &cfg);
 	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
@@ -194,8 +209,9 @@ TEST_F(replay, same_stack_again_is_replayed)
 /*
  * Blocking again from the same stack, the walk is replayed as the thread
  * blocks (the stack cannot change before it returns): its USER_STACK is
- * written at the block's start, where a walk at the return to user space
- * ends after its sample.
+ * written at the block's start, or with a threshold at its end with the
+ * sample's own time, where a walk at the return to user space ends after
+ * its sample.
  */
 TEST_F(replay, same_stack_again_is_replayed_as_it_blocks)
 {
@@ -213,7 +229,10 @@ TEST_F(replay, same_stack_again_is_replayed_as_it_blocks)
 		    us->nr != MAX_FRAMES || us->ips[OUTER_AT] != ret_a)
 			continue;
 		blocks++;
-		at_block += us->time <= sm->time - sm->period;
+		if (variant->thresh_ns)
+			at_block += us->time == sm->time;
+		else
+			at_block += us->time <= sm->time - sm->period;
 	}
 	EXPECT_GE(blocks, NR_BLOCKS);
 	if (!at_block && !have_mm_seq())
