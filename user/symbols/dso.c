@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/debuginfod.h"
@@ -55,6 +56,15 @@ struct dw_dso {
 	int stale;
 	struct dw_plt plt;		/* PLT stubs, read on first need */
 	struct dw_fdes fdes;		/* FDE starts, read on first need */
+	/* The file at @path when it was opened there (0: not opened there). */
+	dev_t dev;
+	ino_t ino;
+	/*
+	 * Not NULL: @path is another name of that file (the same inode, the
+	 * same build-id asked), as /proc/PID/root/PATH is for every process
+	 * of one root: this entry holds no ELF of its own.
+	 */
+	struct dw_dso *same;
 };
 
 /* The files read, and where to look for them. */
@@ -333,6 +343,27 @@ static int open_vdso(struct dw_dso *d)
 	return open_by_build_id(d);
 }
 
+/* @path named as another name of @same (on failure, not remembered): @same. */
+static struct dw_dso *dso_alias(struct dw_dso_cache *c, const char *path, struct dw_dso *same)
+{
+	struct dw_dso *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return same;
+	a->path = strdup(path);
+	if (!a->path) {
+		free(a);
+		return same;
+	}
+	memcpy(a->key_id, same->key_id, same->key_id_size);
+	a->key_id_size = same->key_id_size;
+	a->cache = c;
+	a->same = same;
+	a->next = c->files;
+	c->files = a;
+	return same;
+}
+
 /**
  * dw_dso_get() - the cached ELF file @path, as it was recorded
  * @c:		the cache
@@ -352,6 +383,7 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 {
 	struct dw_dso *d;
 	char want[41], have[129];
+	struct stat st = { 0 }, after;
 
 	if (build_id_size > sizeof(d->key_id))
 		build_id_size = 0;
@@ -359,7 +391,15 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 		if (d->key_id_size != build_id_size || strcmp(d->path, path))
 			continue;
 		if (!build_id_size || !memcmp(d->key_id, build_id, build_id_size))
-			return d;
+			return d->same ? d->same : d;
+	}
+	/* Another name of a file open already: no second copy (nor fd). */
+	if (path[0] == '/' && !c->symfs && !stat(path, &st) && S_ISREG(st.st_mode)) {
+		for (d = c->files; d; d = d->next)
+			if (!d->same && d->ino && d->ino == st.st_ino && d->dev == st.st_dev &&
+			    d->key_id_size == build_id_size &&
+			    !memcmp(d->key_id, build_id, build_id_size))
+				return dso_alias(c, path, d);
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -389,7 +429,14 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 		if (!try_file(d, file))
 			return d;
 	}
-	if (open_dwfl(d, path, -1) || !id_matches(d)) {
+	if (!open_dwfl(d, path, -1) && id_matches(d)) {
+		/* Where it was opened, if nothing replaced it meanwhile. */
+		if (!stat(path, &after) && after.st_dev == st.st_dev &&
+		    after.st_ino == st.st_ino && S_ISREG(after.st_mode)) {
+			d->dev = st.st_dev;
+			d->ino = st.st_ino;
+		}
+	} else {
 		struct dw_dso here = *d;	/* what is at @path, for the warning */
 
 		d->dwfl = NULL;

@@ -669,6 +669,78 @@ TEST_F(other_id, the_same_file_without_a_recorded_build_id_is_used)
 	EXPECT_EQ(1, r.off);
 }
 
+/* Open file descriptors of this process. */
+static int nr_fds(void)
+{
+	char path[64];
+	int n = 0, fd;
+
+	for (fd = 0; fd < 4096; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += !access(path, F_OK);
+	}
+	return n;
+}
+
+/*
+ * A recorder sees one file under a name per process (/proc/PID/root/PATH):
+ * another name of a file open already is that copy, with no fd more.
+ */
+TEST(another_name_of_an_open_file_is_the_same_copy)
+{
+	char path[PATH_MAX + 64], alias[PATH_MAX + 96];
+	const unsigned char *id;
+	struct dw_dso *d, *e;
+	int n, fds;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	snprintf(alias, sizeof(alias), "/proc/self/root%s", path);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	n = dw_dso_build_id(d, &id);
+	ASSERT_LT(0, n);
+	d = dw_dso_get(test_dsos(), path, id, (size_t)n);
+	ASSERT_TRUE(dw_dso_usable(d));
+	fds = nr_fds();
+	e = dw_dso_get(test_dsos(), alias, id, (size_t)n);
+	EXPECT_EQ(d, e);
+	EXPECT_EQ(fds, nr_fds());
+	/* And again by that name. */
+	EXPECT_EQ(d, dw_dso_get(test_dsos(), alias, id, (size_t)n));
+	test_dsos_drop();
+}
+
+/* A file replaced at its path since is not taken for the copy open before. */
+TEST(a_file_replaced_at_its_path_is_not_the_copy_open_before)
+{
+	char path[PATH_MAX + 64], alias[PATH_MAX + 96], cmd[4 * PATH_MAX];
+	const unsigned char *id;
+	struct dw_dso *d, *e;
+	int n;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/replaced", dir);
+	snprintf(alias, sizeof(alias), "/proc/self/root%s", path);
+	snprintf(cmd, sizeof(cmd), "cp %s/prog %s", dir, path);
+	ASSERT_EQ(0, system(cmd));
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
+	n = dw_dso_build_id(d, &id);
+	ASSERT_LT(0, n);
+	d = dw_dso_get(test_dsos(), path, id, (size_t)n);
+	ASSERT_TRUE(dw_dso_usable(d));
+	/* Another program renamed over it: a new inode, another build-id. */
+	snprintf(cmd, sizeof(cmd), "cp /bin/sh %s.new && mv %s.new %s", path, path, path);
+	ASSERT_EQ(0, system(cmd));
+	dw_dso_set_quiet(test_dsos(), 1);
+	e = dw_dso_get(test_dsos(), alias, id, (size_t)n);
+	ASSERT_NE(NULL, e);
+	EXPECT_NE(d, e);
+	EXPECT_TRUE(dw_dso_stale(e));
+	unlink(path);
+	test_dsos_drop();
+}
+
 TEST(a_missing_file_resolves_nothing_without_error)
 {
 	struct dw_dso *d = dw_dso_get(test_dsos(), "/nonexistent/file", NULL, 0);
