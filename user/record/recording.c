@@ -20,6 +20,7 @@
 #include "record/permission.h"
 #include "record/record_summary.h"
 #include "record/recording.h"
+#include "sframe/sframe_batch.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/proc_cpu.h"
@@ -201,6 +202,7 @@ int dw_record_open(struct dw_record_run *r)
 	sigaction(SIGTERM, &sa, NULL);
 	r->st.feed.dev_fd = o->no_gen || r->st.unprivileged ? -1 : r->s.fd;
 	r->st.feed.barrier = !!(r->cfg.flags & DUNWIND_CFG_TABLE_BARRIER);
+	r->st.feed.helpers = dw_sframe_batch_helpers();
 	r->st.py.dev_fd = r->s.fd;
 	r->st.py.on = !o->no_python;
 	r->st.py.dsos = r->st.feed.dsos;

@@ -241,8 +241,9 @@ static int cache_mkdirs(const char *dir)
  * @version:	the table's SFrame version
  * @t:		the table
  *
- * Atomically: a temporary file renamed into place, so that readers never
- * see a partial entry.  Directories it creates are 0700, the entry 0600.
+ * Atomically: a temporary file (named after the calling thread) renamed
+ * into place, so that readers never see a partial entry.  Directories it
+ * creates are 0700, the entry 0600.
  *
  * Context: user space.
  * Return: 0 or -errno.
@@ -260,7 +261,8 @@ int dw_sframe_cache_store(const struct dw_sframe_reg_opts *o, const char *path,
 		err = cache_mkdirs(dir);
 	if (err)
 		return err;
-	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	/* Per thread: two threads may store tables of one build-id at once. */
+	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)gettid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
 		return -ENAMETOOLONG;
 	memset(&h, 0, sizeof(h));

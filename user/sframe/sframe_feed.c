@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sframe/needed.h"
+#include "sframe/sframe_batch.h"
 #include "sframe/sframe_feed.h"
 #include "sframe/sframe_reg.h"
 #include "symbols/procfile.h"
@@ -127,30 +128,136 @@ static void feed_none(struct dw_sframe_feed *f, const struct feed_file *id)
 }
 
 /*
- * Give the module a table for @path (@name to the user, @id to the
- * module) unless it has its own .sframe; if none, say so.  @flags:
- * DW_SFRAME_REG_CACHE_ONLY or 0.  Returns -EAGAIN when the cache had no
- * table and @flags forbade generating one (nothing said then), else 0.
+ * What dw_sframe_register_file() said of a file (@err, @r; @name to the
+ * user, @id to the module): counted, and if it got no table the module
+ * told so.  Returns -EAGAIN when the cache had no table and the call
+ * forbade generating one (nothing said then), else 0.
  */
-static int feed_path(struct dw_sframe_feed *f, const char *path, const char *name,
-		     const struct feed_file *id, unsigned int flags)
+static int feed_result(struct dw_sframe_feed *f, int err, const struct dw_sframe_reg_file *r,
+		       const char *name, const struct feed_file *id)
 {
-	const struct dw_sframe_reg_opts ro = { .flags = DW_SFRAME_REG_SKIP_OWN | flags };
-	struct dw_sframe_reg_file r;
-	int err = dw_sframe_register_file(f->dev_fd, path, &ro, &r);
-
-	if (err == -EAGAIN && r.source == DW_SFRAME_SRC_NONE)
+	if (err == -EAGAIN && r->source == DW_SFRAME_SRC_NONE)
 		return err;
 	if (err == -ENOEXEC) {
 		feed_none(f, id);	/* not ELF (a script): nothing to say */
 		return 0;
 	}
-	if (!r.err && r.source == DW_SFRAME_SRC_NONE)
+	if (!r->err && r->source == DW_SFRAME_SRC_NONE)
 		return 0;		/* has its own .sframe */
-	feed_account(f, &r, name);
-	if (r.err && r.err != -EEXIST)
+	feed_account(f, r, name);
+	if (r->err && r->err != -EEXIST)
 		feed_none(f, id);
 	return 0;
+}
+
+/* The options of every registration: files with their own .sframe left alone. */
+static const struct dw_sframe_reg_opts feed_opts = { .flags = DW_SFRAME_REG_SKIP_OWN };
+
+/*
+ * Give the module a table for @path (@name to the user, @id to the
+ * module) unless it has its own .sframe; if none, say so.  @flags:
+ * DW_SFRAME_REG_CACHE_ONLY or 0.  As feed_result().
+ */
+static int feed_path(struct dw_sframe_feed *f, const char *path, const char *name,
+		     const struct feed_file *id, unsigned int flags)
+{
+	const struct dw_sframe_reg_opts ro = { .flags = feed_opts.flags | flags };
+	struct dw_sframe_reg_file r;
+	int err = dw_sframe_register_file(f->dev_fd, path, &ro, &r);
+
+	return feed_result(f, err, &r, name, id);
+}
+
+/* Keep @path for a batch (@f->later); out of memory, register it now. */
+static void feed_defer(struct dw_sframe_feed *f, const char *path, const char *name,
+		       const struct feed_file *id)
+{
+	struct dw_sframe_feed_later *l;
+
+	if (!DW_ARRAY_RESERVE(f->later, f->cap_later, f->nr_later + 1, 32)) {
+		l = &f->later[f->nr_later];
+		l->path = strdup(path);
+		l->name = name ? strdup(name) : NULL;
+		l->major = id->major;
+		l->minor = id->minor;
+		l->ino = id->ino;
+		if (l->path && (l->name || !name)) {
+			f->nr_later++;
+			return;
+		}
+		free(l->path);
+		free(l->name);
+	}
+	feed_path(f, path, name, id, 0);
+}
+
+/* The feed and its batch, for the batch's callbacks. */
+struct feed_batch {
+	struct dw_sframe_feed *f;
+	struct dw_sframe_batch_item *items;
+	int halt;			/* the feed stops, or the module has no ioctl */
+};
+
+static void feed_batch_done(void *arg, struct dw_sframe_batch_item *it)
+{
+	struct feed_batch *fb = arg;
+	const struct dw_sframe_feed_later *l = &fb->f->later[it - fb->items];
+	const struct feed_file id = { l->major, l->minor, l->ino };
+
+	feed_result(fb->f, it->err, &it->res, l->name, &id);
+	fb->halt = fb->f->stop || fb->f->dev_fd < 0;
+}
+
+static void feed_batch_tick(void *arg)
+{
+	struct feed_batch *fb = arg;
+
+	if (fb->f->tick)
+		fb->f->tick(fb->f->tick_arg);
+	fb->halt = fb->f->stop || fb->f->dev_fd < 0;
+}
+
+/*
+ * The tables of every file in @f->later, on every CPU (sframe_batch.h),
+ * with @f->tick between two files and while waiting; then @f->later is
+ * emptied.  Out of memory, one file after another.
+ */
+static void feed_later_run(struct dw_sframe_feed *f)
+{
+	struct feed_batch fb = { .f = f };
+	struct dw_sframe_batch b = {
+		.dev_fd = f->dev_fd, .opts = &feed_opts, .n = f->nr_later,
+		.helpers = f->helpers, .done = feed_batch_done, .tick = feed_batch_tick,
+		.stop = &fb.halt, .arg = &fb,
+	};
+	size_t i;
+
+	fb.halt = f->stop || f->dev_fd < 0;
+	if (f->nr_later && !fb.halt) {
+		fb.items = calloc(f->nr_later, sizeof(*fb.items));
+		b.items = fb.items;
+		if (!fb.items)
+			b.helpers = 0;
+		for (i = 0; fb.items && i < f->nr_later; i++)
+			fb.items[i].path = f->later[i].path;
+		if (fb.items) {
+			dw_sframe_batch_run(&b);
+		} else {
+			for (i = 0; i < f->nr_later && !fb.halt; i++) {
+				const struct dw_sframe_feed_later *l = &f->later[i];
+				const struct feed_file id = { l->major, l->minor, l->ino };
+
+				feed_path(f, l->path, l->name, &id, 0);
+				feed_batch_tick(&fb);
+			}
+		}
+		free(fb.items);
+	}
+	for (i = 0; i < f->nr_later; i++) {
+		free(f->later[i].path);
+		free(f->later[i].name);
+	}
+	f->nr_later = 0;
 }
 
 /**
@@ -224,7 +331,7 @@ static void feed_program(struct dw_sframe_feed *f, const char *name)
 			continue;
 		id = (struct feed_file){ major(sb.st_dev), minor(sb.st_dev), sb.st_ino };
 		if (!i || feed_first_time(f, id.major, id.minor, id.ino))
-			feed_path(f, need.paths[i], NULL, &id, 0);
+			feed_defer(f, need.paths[i], NULL, &id);
 	}
 	dw_needed_free(&need);
 }
@@ -238,7 +345,8 @@ static void feed_program(struct dw_sframe_feed *f, const char *name)
  * starts, the programs its command line names (the command, and the words
  * of a shell script such as sh -c 'gzip < f | xz') with their
  * interpreter and DT_NEEDED closure, so that their first samples already
- * have tables.  Libraries loaded later come from their MMAP records.
+ * have tables; the files on every CPU (@f->helpers).  Libraries loaded
+ * later come from their MMAP records.
  *
  * Context: user space.
  */
@@ -267,6 +375,7 @@ void dw_sframe_feed_command(struct dw_sframe_feed *f, char **cmd)
 			p += strspn(p, seps);
 		}
 	}
+	feed_later_run(f);
 }
 
 /**
@@ -296,29 +405,6 @@ static void feed_tick(struct dw_sframe_feed *f)
 {
 	if (f->tick)
 		f->tick(f->tick_arg);
-}
-
-/* Keep @path for the second pass (@f->later); out of memory, generate it now. */
-static void feed_defer(struct dw_sframe_feed *f, const char *path, const char *name,
-		       const struct feed_file *id)
-{
-	struct dw_sframe_feed_later *l;
-
-	if (!DW_ARRAY_RESERVE(f->later, f->cap_later, f->nr_later + 1, 32)) {
-		l = &f->later[f->nr_later];
-		l->path = strdup(path);
-		l->name = strdup(name);
-		l->major = id->major;
-		l->minor = id->minor;
-		l->ino = id->ino;
-		if (l->path && l->name) {
-			f->nr_later++;
-			return;
-		}
-		free(l->path);
-		free(l->name);
-	}
-	feed_path(f, path, name, id, 0);
 }
 
 /*
@@ -361,9 +447,9 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
  * For a system-wide recording, right after START: each distinct file (by
  * device and inode) once, first every table the cache holds, then the
  * others generated (seconds each for a large library), so that walks
- * waiting on the table barrier get the quick verdicts first; in each pass
- * the recorder's own files first (it is sampled too, and its walks never
- * wait).  @f->tick runs between two files
+ * waiting on the table barrier get the quick verdicts first, the others
+ * on every CPU (@f->helpers); in each pass the recorder's own files first
+ * (it is sampled too, and its walks never wait).  @f->tick runs between two files
  * (the recorder drains its ring).  Files mapped later come from the MMAP
  * records.  Counts the processes and files seen and the time taken in
  * @f->sys_*.
@@ -375,7 +461,6 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 	unsigned long long t0 = dw_now_ns();
 	struct dirent *d;
 	DIR *proc;
-	size_t i;
 
 	if (f->dev_fd < 0)
 		return;
@@ -395,13 +480,7 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 	}
 	closedir(proc);
 	/* A path under /proc/PID/root whose process exited since fails: said. */
-	for (i = 0; i < f->nr_later && f->dev_fd >= 0 && !f->stop; i++) {
-		struct dw_sframe_feed_later *l = &f->later[i];
-		const struct feed_file id = { l->major, l->minor, l->ino };
-
-		feed_path(f, l->path, l->name, &id, 0);
-		feed_tick(f);
-	}
+	feed_later_run(f);
 	f->sys_ms = (dw_now_ns() - t0) / 1000000;
 }
 

@@ -17,9 +17,12 @@ struct dw_sframe_feed_miss {
 	int err;			/* -errno, as dw_sframe_reg_strerror() says */
 };
 
-/* A file of dw_sframe_feed_system()'s second pass: no table in the cache. */
+/*
+ * A file whose table is made in a batch: dw_sframe_feed_system()'s second
+ * pass (no table in the cache), the files of dw_sframe_feed_command().
+ */
 struct dw_sframe_feed_later {
-	char *path, *name;		/* as the process sees it; as it names it */
+	char *path, *name;		/* as the process sees it; as it names it (or NULL) */
 	unsigned int major, minor;
 	unsigned long long ino;
 };
@@ -41,9 +44,10 @@ struct dw_sframe_feed {
 	/* dw_sframe_feed_system(): what the pass after START saw. */
 	unsigned int sys_procs, sys_files;
 	unsigned long long sys_ms;
-	/* The files whose tables dw_sframe_feed_system() generates last. */
+	/* The files whose tables are made in the next batch. */
 	struct dw_sframe_feed_later *later;
 	size_t nr_later, cap_later;
+	unsigned int helpers;		/* threads beside the caller for a batch */
 	/* Called between two files of dw_sframe_feed_system(), if set. */
 	void (*tick)(void *arg);
 	void *tick_arg;
