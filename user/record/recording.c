@@ -211,7 +211,8 @@ int dw_record_open(struct dw_record_run *r)
 	if (r->st.feed.dev_fd >= 0 && !o->all_cpus)
 		dw_sframe_feed_pid(&r->st.feed,
 				   o->cmd ? getpid() : (r->cfg.pid ? r->cfg.pid : r->cfg.tid));
-	if (o->cmd)
+	/* -a samples the machine first: its command's tables come after START. */
+	if (o->cmd && !o->all_cpus)
 		dw_sframe_feed_command(&r->st.feed, o->cmd);
 	/*
 	 * A file first mapped during the recording has no table until the
@@ -247,8 +248,9 @@ static void feed_tick(void *arg)
 }
 
 /*
- * Start the session, then release the command; with -a, then give the
- * module the tables of every process running (walks that meet a file
+ * Start the session, then release the command; with -a, the command's
+ * tables first (it is held; the machine is sampled meanwhile), then give
+ * the module the tables of every process running (walks that meet a file
  * without a verdict wait for it on the table barrier).  0, or -errno
  * (said).
  */
@@ -272,18 +274,22 @@ int dw_record_start(struct dw_record_run *r)
 	r->started = 1;
 	r->t_start = dw_now_ms();
 	r->cpu_start = dw_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	if (o->all_cpus) {
+		r->st.feed.tick = feed_tick;
+		r->st.feed.tick_arg = r;
+	}
+	/* -a -- CMD: the machine is sampled while the command waits for its tables. */
+	if (o->cmd && o->all_cpus)
+		dw_sframe_feed_command(&r->st.feed, o->cmd);
 	if (r->child) {
 		if (write(r->go, "g", 1) != 1)
 			return report_file("starting the command", -errno);
 		close(r->go);
 		r->go = -1;
 	}
-	if (r->st.feed.dev_fd >= 0 && o->all_cpus) {
-		r->st.feed.tick = feed_tick;
-		r->st.feed.tick_arg = r;
+	if (r->st.feed.dev_fd >= 0 && o->all_cpus)
 		dw_sframe_feed_system(&r->st.feed);
-		r->st.feed.tick = NULL;
-	}
+	r->st.feed.tick = NULL;
 	return r->drain_err;
 }
 
