@@ -278,9 +278,14 @@ int dw_record_start(struct dw_record_run *r)
 		r->st.feed.tick = feed_tick;
 		r->st.feed.tick_arg = r;
 	}
-	/* -a -- CMD: the machine is sampled while the command waits for its tables. */
-	if (o->cmd && o->all_cpus)
+	/*
+	 * -a -- CMD: the machine is sampled while the command waits for its
+	 * tables, and the recorder's own (as without -a: it is sampled too).
+	 */
+	if (o->cmd && o->all_cpus) {
+		dw_sframe_feed_own(&r->st.feed);
 		dw_sframe_feed_command(&r->st.feed, o->cmd);
+	}
 	if (r->child) {
 		if (write(r->go, "g", 1) != 1)
 			return report_file("starting the command", -errno);

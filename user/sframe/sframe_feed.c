@@ -233,25 +233,22 @@ static void feed_later_run(struct dw_sframe_feed *f)
 	size_t i;
 
 	fb.halt = f->stop || f->dev_fd < 0;
-	if (f->nr_later && !fb.halt) {
+	if (f->nr_later && !fb.halt)
 		fb.items = calloc(f->nr_later, sizeof(*fb.items));
-		b.items = fb.items;
-		if (!fb.items)
-			b.helpers = 0;
-		for (i = 0; fb.items && i < f->nr_later; i++)
+	if (fb.items) {
+		for (i = 0; i < f->nr_later; i++)
 			fb.items[i].path = f->later[i].path;
-		if (fb.items) {
-			dw_sframe_batch_run(&b);
-		} else {
-			for (i = 0; i < f->nr_later && !fb.halt; i++) {
-				const struct dw_sframe_feed_later *l = &f->later[i];
-				const struct feed_file id = { l->major, l->minor, l->ino };
-
-				feed_path(f, l->path, l->name, &id, 0);
-				feed_batch_tick(&fb);
-			}
-		}
+		b.items = fb.items;
+		dw_sframe_batch_run(&b);
 		free(fb.items);
+	} else {
+		for (i = 0; i < f->nr_later && !fb.halt; i++) {
+			const struct dw_sframe_feed_later *l = &f->later[i];
+			const struct feed_file id = { l->major, l->minor, l->ino };
+
+			feed_path(f, l->path, l->name, &id, 0);
+			feed_batch_tick(&fb);
+		}
 	}
 	for (i = 0; i < f->nr_later; i++) {
 		free(f->later[i].path);
@@ -441,6 +438,25 @@ static void feed_maps(struct dw_sframe_feed *f, int pid)
 }
 
 /**
+ * dw_sframe_feed_own() - tables for the recorder's own files
+ * @f:	the feed
+ *
+ * Those the cache holds now; the others join the next batch (that of
+ * dw_sframe_feed_command(), or dw_sframe_feed_system()'s second pass).
+ * For a system-wide recording with a command, right after START: the
+ * recorder is sampled too, and its own walks never wait on the barrier.
+ *
+ * Context: user space.
+ */
+void dw_sframe_feed_own(struct dw_sframe_feed *f)
+{
+	if (f->dev_fd < 0 || f->own_done)
+		return;
+	f->own_done = 1;
+	feed_maps(f, getpid());
+}
+
+/**
  * dw_sframe_feed_system() - tables for every file mapped executable by any process
  * @f:	the feed
  *
@@ -470,7 +486,7 @@ void dw_sframe_feed_system(struct dw_sframe_feed *f)
 			"/proc)\n", strerror(errno));
 		return;
 	}
-	feed_maps(f, getpid());
+	dw_sframe_feed_own(f);
 	while ((d = readdir(proc)) && f->dev_fd >= 0 && !f->stop) {
 		unsigned long long pid;
 

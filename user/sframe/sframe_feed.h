@@ -52,12 +52,14 @@ struct dw_sframe_feed {
 	void (*tick)(void *arg);
 	void *tick_arg;
 	int stop;			/* set (by @tick): dw_sframe_feed_system() ends */
+	int own_done;			/* dw_sframe_feed_own() was called */
 };
 
 void dw_sframe_feed_vdso(struct dw_sframe_feed *f);
 void dw_sframe_feed_mapping(struct dw_sframe_feed *f, const struct dunwind_rec_mmap *m);
 void dw_sframe_feed_command(struct dw_sframe_feed *f, char **cmd);
 void dw_sframe_feed_pid(struct dw_sframe_feed *f, int pid);
+void dw_sframe_feed_own(struct dw_sframe_feed *f);
 void dw_sframe_feed_system(struct dw_sframe_feed *f);
 void dw_sframe_feed_free(struct dw_sframe_feed *f);
 
