@@ -343,25 +343,26 @@ static int open_vdso(struct dw_dso *d)
 	return open_by_build_id(d);
 }
 
-/* @path named as another name of @same (on failure, not remembered): @same. */
-static struct dw_dso *dso_alias(struct dw_dso_cache *c, const char *path, struct dw_dso *same)
+/* A new entry of @c for @path and the build-id asked, nothing read yet; NULL: ENOMEM. */
+static struct dw_dso *dso_new(struct dw_dso_cache *c, const char *path,
+			      const unsigned char *build_id, size_t build_id_size)
 {
-	struct dw_dso *a = calloc(1, sizeof(*a));
+	struct dw_dso *d = calloc(1, sizeof(*d));
 
-	if (!a)
-		return same;
-	a->path = strdup(path);
-	if (!a->path) {
-		free(a);
-		return same;
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path) {
+		free(d);
+		return NULL;
 	}
-	memcpy(a->key_id, same->key_id, same->key_id_size);
-	a->key_id_size = same->key_id_size;
-	a->cache = c;
-	a->same = same;
-	a->next = c->files;
-	c->files = a;
-	return same;
+	if (build_id_size)
+		memcpy(d->key_id, build_id, build_id_size);
+	d->key_id_size = build_id_size;
+	d->cache = c;
+	d->next = c->files;
+	c->files = d;
+	return d;
 }
 
 /**
@@ -398,23 +399,20 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 		for (d = c->files; d; d = d->next)
 			if (!d->same && d->ino && d->ino == st.st_ino && d->dev == st.st_dev &&
 			    d->key_id_size == build_id_size &&
-			    !memcmp(d->key_id, build_id, build_id_size))
-				return dso_alias(c, path, d);
+			    (!build_id_size || !memcmp(d->key_id, build_id, build_id_size)))
+				break;
+		if (d) {
+			/* Remembered as a name of @d; out of memory, not remembered. */
+			struct dw_dso *alias = dso_new(c, path, build_id, build_id_size);
+
+			if (alias)
+				alias->same = d;
+			return d;
+		}
 	}
-	d = calloc(1, sizeof(*d));
+	d = dso_new(c, path, build_id, build_id_size);
 	if (!d)
 		return NULL;
-	d->path = strdup(path);
-	if (!d->path) {
-		free(d);
-		return NULL;
-	}
-	if (build_id_size)
-		memcpy(d->key_id, build_id, build_id_size);
-	d->key_id_size = build_id_size;
-	d->cache = c;
-	d->next = c->files;
-	c->files = d;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return d;
 	if (!strcmp(path, DW_VDSO_NAME)) {
