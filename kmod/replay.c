@@ -13,9 +13,12 @@
  * reading a few words of its stack and comparing them.  Only walks from a
  * system call are traced and replayed: a thread interrupted in its own
  * code is seldom at the same instruction with the same stack twice, and
- * its walks would only pay for the trace.
+ * its walks would only pay for the trace.  A thread that blocks has its
+ * walk replayed as it switches out (dunwind_replay_blocked()), with page
+ * faults disabled: nothing of its user state can change before it runs.
  *
- * Context: task_work of the walked thread (may fault).
+ * Context: task_work of the walked thread (may fault); the sched_switch
+ * tracepoint for dunwind_replay_blocked().
  */
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
