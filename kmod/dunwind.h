@@ -223,7 +223,7 @@ struct dunwind_offcpu_user {
 	u64 cookie;			/* its USER_STACK is written under it; 0: not yet */
 	u16 nr;				/* IPs in @ips; 0: not known, walk */
 	u8 methods, stop;		/* as struct dunwind_rec_user_stack's */
-	u16 nr_by[3];			/* by method (DUNWIND_METHOD_NR) */
+	u32 nr_by[3];			/* by method: the trace's (DUNWIND_METHOD_NR) */
 	u64 ips[DUNWIND_OFFCPU_USER_FRAMES];
 };
 

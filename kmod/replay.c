@@ -144,7 +144,6 @@ static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pendin
 	struct mm_struct *mm = current->mm;
 	const struct dunwind_walk_trace *t;
 	struct dunwind_uregs u;
-	unsigned int i;
 	bool same;
 
 	t = memo ? memo->trace : NULL;
@@ -161,10 +160,8 @@ static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pendin
 	pagefault_enable();
 	if (!same)
 		return false;
-	for (i = 0; i < t->nr; i++)
-		out->ips[i] = t->ips[i];
-	for (i = 0; i < DUNWIND_METHOD_NR; i++)
-		out->nr_by[i] = t->nr_by[i];
+	memcpy(out->ips, t->ips, t->nr * sizeof(out->ips[0]));
+	memcpy(out->nr_by, t->nr_by, sizeof(out->nr_by));
 	out->methods = t->methods;
 	out->stop = t->stop;
 	out->nr = t->nr;
@@ -192,10 +189,9 @@ static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pendin
  */
 bool dunwind_replay_blocked(struct dunwind_session *s, struct dunwind_offcpu_user *out)
 {
-	const struct dunwind_unwind_method *m = &dunwind_unwind_methods[0];
+	const struct dunwind_unwind_method *m;
 	struct dunwind_pending_slot *slot;
 	u64 c0 = dunwind_cycles();
-	unsigned int i;
 	bool ok;
 
 	BUILD_BUG_ON(DUNWIND_OFFCPU_USER_FRAMES != DUNWIND_TRACE_FRAMES);
@@ -215,9 +211,7 @@ bool dunwind_replay_blocked(struct dunwind_session *s, struct dunwind_offcpu_use
 		out->nr = 0;
 		return false;
 	}
-	for (i = 1; i < DUNWIND_METHOD_NR; i++)
-		if (out->nr_by[i] > out->nr_by[m - dunwind_unwind_methods])
-			m = &dunwind_unwind_methods[i];
+	m = dunwind_methods_top(out->nr_by);
 	c0 = dunwind_cycles_since(c0, dunwind_cycles());
 	dunwind_count(s, m->cnt_cycles, c0);
 	dunwind_count(s, DW_CNT_WALK_NS, dunwind_cycles_ns(c0));

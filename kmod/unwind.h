@@ -99,6 +99,41 @@ enum {
 extern const struct dunwind_unwind_method dunwind_unwind_methods[DUNWIND_METHOD_NR];
 
 /*
+ * A walk's frames by method (@nr_by[DUNWIND_METHOD_NR]): those of the
+ * methods with DUNWIND_UNWIND_* @bit, and the method that found most
+ * (whose counter a replay's cost goes to).  Context: any.
+ */
+static inline unsigned int dunwind_methods_nr(const u32 *nr_by, u8 bit)
+{
+	unsigned int i, nr = 0;
+
+	for (i = 0; i < DUNWIND_METHOD_NR; i++)
+		if (dunwind_unwind_methods[i].bit == bit)
+			nr += nr_by[i];
+	return nr;
+}
+
+static inline const struct dunwind_unwind_method *dunwind_methods_top(const u32 *nr_by)
+{
+	unsigned int i, top = 0;
+
+	for (i = 1; i < DUNWIND_METHOD_NR; i++)
+		if (nr_by[i] > nr_by[top])
+			top = i;
+	return &dunwind_unwind_methods[top];
+}
+
+/* Count @nr_by's frames under their methods' counters.  Context: any. */
+static inline void dunwind_methods_count(struct dunwind_session *s, const u32 *nr_by)
+{
+	unsigned int i;
+
+	for (i = 0; i < DUNWIND_METHOD_NR; i++)
+		if (nr_by[i])
+			dunwind_count(s, dunwind_unwind_methods[i].cnt_frames, nr_by[i]);
+}
+
+/*
  * What a walk read of user memory, and what it found (kmod/replay.c).  A
  * walk from the same registers in the same address space (its slot's memo
  * kept: struct dunwind_sframe_memo) that reads the same words at the same

@@ -37,17 +37,6 @@ struct dunwind_walk {
 	u8 stop;
 };
 
-/* The frames of @w that methods of @bit found. */
-static unsigned int dunwind_walk_nr(const struct dunwind_walk *w, u8 bit)
-{
-	unsigned int i, nr = 0;
-
-	for (i = 0; i < DUNWIND_METHOD_NR; i++)
-		if (dunwind_unwind_methods[i].bit == bit)
-			nr += w->nr_by[i];
-	return nr;
-}
-
 /*
  * Room for @max frames, once the small array is full: the slot's array,
  * allocated at its first deep walk.  Return: 0, or -ENOMEM.
@@ -106,8 +95,8 @@ static int dunwind_walk_record(struct dunwind_session *s, struct dunwind_pending
 	struct dunwind_rec_user_stack rec = {};
 
 	dunwind_user_stack_init(&rec, current, cookie, w->nr, w->methods, w->stop);
-	rec.nr_fp = dunwind_walk_nr(w, DUNWIND_UNWIND_FP);
-	rec.nr_sframe = dunwind_walk_nr(w, DUNWIND_UNWIND_SFRAME);
+	rec.nr_fp = dunwind_methods_nr(w->nr_by, DUNWIND_UNWIND_FP);
+	rec.nr_sframe = dunwind_methods_nr(w->nr_by, DUNWIND_UNWIND_SFRAME);
 	/* Full barrier: the stash was written before @stashed was set. */
 	if (slot && atomic_xchg(&slot->stashed, 0))
 		return dunwind_sample_stack_write(s, slot, &rec, w->ips);
@@ -155,19 +144,12 @@ int dunwind_walk_emit_replayed(struct dunwind_session *s, struct task_struct *ta
 			       const struct dunwind_offcpu_user *u, u64 now)
 {
 	struct dunwind_rec_user_stack rec = {};
-	unsigned int i;
 
 	dunwind_user_stack_init(&rec, task, cookie, u->nr, u->methods, u->stop);
 	rec.time = now;
-	for (i = 0; i < DUNWIND_METHOD_NR; i++) {
-		if (!u->nr_by[i])
-			continue;
-		if (dunwind_unwind_methods[i].bit == DUNWIND_UNWIND_FP)
-			rec.nr_fp += u->nr_by[i];
-		else if (dunwind_unwind_methods[i].bit == DUNWIND_UNWIND_SFRAME)
-			rec.nr_sframe += u->nr_by[i];
-		dunwind_count(s, dunwind_unwind_methods[i].cnt_frames, u->nr_by[i]);
-	}
+	rec.nr_fp = dunwind_methods_nr(u->nr_by, DUNWIND_UNWIND_FP);
+	rec.nr_sframe = dunwind_methods_nr(u->nr_by, DUNWIND_UNWIND_SFRAME);
+	dunwind_methods_count(s, u->nr_by);
 	dunwind_count(s, DW_CNT_WALKS, 1);
 	dunwind_count(s, DW_CNT_WALKS_REPLAYED, 1);
 	dunwind_count(s, DW_CNT_USER_FRAMES, u->nr);
@@ -182,20 +164,16 @@ int dunwind_walk_emit_replayed(struct dunwind_session *s, struct task_struct *ta
 static bool dunwind_walk_replay(struct dunwind_unwind *st, struct dunwind_walk *w, u64 c0)
 {
 	const struct dunwind_walk_trace *t = dunwind_replay(st, w->ips, w->cap);
-	unsigned int i, top = 0;
 
 	if (!t)
 		return false;
 	w->nr = t->nr;
-	for (i = 0; i < DUNWIND_METHOD_NR; i++) {
-		w->nr_by[i] = t->nr_by[i];
-		if (t->nr_by[i] > t->nr_by[top])
-			top = i;
-	}
+	memcpy(w->nr_by, t->nr_by, sizeof(w->nr_by));
 	w->methods = t->methods;
 	w->stop = t->stop;
 	if (t->nr)
-		w->cycles_by[top] += dunwind_cycles_since(c0, dunwind_cycles());
+		w->cycles_by[dunwind_methods_top(t->nr_by) - dunwind_unwind_methods] +=
+			dunwind_cycles_since(c0, dunwind_cycles());
 	return true;
 }
 
@@ -352,7 +330,7 @@ static void dunwind_walk_interp(struct dunwind_session *s, struct dunwind_walk *
 static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 				struct dunwind_walk *w)
 {
-	unsigned int round, i;
+	unsigned int round;
 	u32 dev;
 	u64 ino;
 
@@ -367,9 +345,7 @@ static void dunwind_walk_frames(struct dunwind_session *s, struct pt_regs *regs,
 		dunwind_barrier_wait(s, dev, ino);
 	}
 	dunwind_walk_interp(s, w);
-	for (i = 0; i < DUNWIND_METHOD_NR; i++)
-		if (w->nr_by[i])
-			dunwind_count(s, dunwind_unwind_methods[i].cnt_frames, w->nr_by[i]);
+	dunwind_methods_count(s, w->nr_by);
 }
 
 /*
