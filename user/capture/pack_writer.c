@@ -179,6 +179,26 @@ static long stack_of(const struct dw_pack_kind *k, const __u8 *rec, __u32 size,
 	return nr;
 }
 
+/* Each of @nf fields as its difference from the last of its kind. */
+static inline __attribute__((always_inline)) __u8 *put_fields(__u8 *p, const __u64 *vals,
+							      __u64 *prev, unsigned int nf)
+{
+	unsigned int i;
+
+#pragma GCC unroll 12
+	for (i = 0; i < nf; i++) {
+		__u64 d = vals[i] - prev[i];
+
+		if (!d) {		/* most fields, most of the time */
+			*p++ = 0;
+			continue;
+		}
+		prev[i] = vals[i];
+		p += dunwind_leb128_put(p, dunwind_zigzag(d));
+	}
+	return p;
+}
+
 /**
  * dw_pack_add() - put @rec into the open pack
  * @pw:		writer
@@ -194,7 +214,7 @@ int dw_pack_add(struct dw_pack_writer *pw, const struct dunwind_rec_header *rec)
 {
 	const __u8 *r = (const void *)rec;
 	const struct dw_pack_kind *k;
-	__u32 i, *slot = NULL, need, ref;
+	__u32 *slot = NULL, need, ref;
 	__u64 vals[DW_PACK_FIELDS], *prev;
 	unsigned int idx, nf;
 	const __u64 *ips;
@@ -242,16 +262,13 @@ int dw_pack_add(struct dw_pack_writer *pw, const struct dunwind_rec_header *rec)
 	p = (__u8 *)pw->pack + pw->len;
 	*p++ = (__u8)k->type;
 	get_fields(idx, rec, vals);
-	for (i = 0; i < nf; i++) {
-		__u64 d = vals[i] - prev[i];
-
-		if (!d) {		/* most fields, most of the time */
-			*p++ = 0;
-			continue;
-		}
-		prev[i] = vals[i];
-		p += dunwind_leb128_put(p, dunwind_zigzag(d));
-	}
+	/* Unrolled for each kind's count (SAMPLE's and USER_STACK's, SAMPLE_STACK's). */
+	if (nf == 8)
+		p = put_fields(p, vals, prev, 8);
+	else if (nf == 12)
+		p = put_fields(p, vals, prev, 12);
+	else
+		p = put_fields(p, vals, prev, nf);
 	if (ref) {
 		p += dunwind_leb128_put(p, ref);
 	} else {			/* new: defined inline */
