@@ -38,6 +38,17 @@ static bool dunwind_replay_syscall(const struct dunwind_unwind *st)
 	return syscall_get_nr(current, st->regs) >= 0;
 }
 
+/*
+ * Is @memo's trace a walk to replay: kept at its end and not emptied
+ * with the memo since (as its kept rules)?
+ */
+static struct dunwind_walk_trace *dunwind_replay_trace(const struct dunwind_sframe_memo *memo)
+{
+	struct dunwind_walk_trace *t = memo->trace;
+
+	return t && t->valid && t->gen == memo->rules_gen ? t : NULL;
+}
+
 /* Is @addr's word inside [@lo, @hi)?  Both ends are page-aligned. */
 static bool dunwind_replay_inside(unsigned long addr, unsigned long lo, unsigned long hi)
 {
@@ -114,10 +125,10 @@ static bool dunwind_replay_match(const struct dunwind_walk_trace *t, struct pt_r
 const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips,
 						unsigned int cap)
 {
-	struct dunwind_walk_trace *t = st->memo->trace;
+	struct dunwind_walk_trace *t = dunwind_replay_trace(st->memo);
 	const struct dunwind_uregs u = { .ip = st->ip, .sp = st->sp, .fp = st->fp, .aux = st->aux };
 
-	if (!t || !t->valid || !st->kept || st->done || st->last || t->nr > cap ||
+	if (!t || !st->kept || st->done || st->last || t->nr > cap ||
 	    !dunwind_replay_syscall(st))
 		return NULL;
 	if (!dunwind_replay_match(t, st->regs, &u, st->lo, st->hi)) {
@@ -146,8 +157,8 @@ static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pendin
 	struct dunwind_uregs u;
 	bool same;
 
-	t = memo ? memo->trace : NULL;
-	if (!t || !t->valid || t->nr > ARRAY_SIZE(out->ips) || memo->kept_mm != mm ||
+	t = memo ? dunwind_replay_trace(memo) : NULL;
+	if (!t || t->nr > ARRAY_SIZE(out->ips) || memo->kept_mm != mm ||
 	    memo->kept_gen != dunwind_registry_gen() || syscall_get_nr(current, regs) < 0 ||
 	    t->reported != dunwind_mmap_report_tag(s))
 		return false;
@@ -276,6 +287,7 @@ struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u
 		t->nr_by[i] = nr_by[i];
 	t->methods = methods;
 	t->stop = stop;
+	t->gen = st->memo->rules_gen;
 	t->valid = true;
 	return t;
 }

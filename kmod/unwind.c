@@ -497,9 +497,6 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 		}
 	} else {
 		dunwind_sframe_memo_init(st->memo);
-		/* The last walk's trace is of other mappings: never replayed now. */
-		if (st->memo->trace)
-			st->memo->trace->valid = false;
 	}
 	if (stack.end && (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
 		st->lo = stack.start;

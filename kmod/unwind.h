@@ -152,7 +152,8 @@ struct dunwind_trace_read {
 
 struct dunwind_walk_trace {
 	unsigned long ip, sp, fp, aux;	/* the registers the walk started from */
-	bool valid;			/* a walk to replay is here */
+	bool valid;			/* a walk to replay is here ... */
+	u64 gen;			/* ... while this is the memo's @rules_gen */
 	bool aux_used;			/* ... that used @aux */
 	bool fp_used;			/* ... that used @fp (a CFA based on it) */
 	/*
