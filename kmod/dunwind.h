@@ -221,6 +221,7 @@ static inline bool dunwind_pending_move(struct dunwind_pending_slot *slot, int f
  */
 struct dunwind_offcpu_user {
 	u64 cookie;			/* its USER_STACK is written under it; 0: not yet */
+	u64 earlier;			/* current's cookie whose USER_STACK has @ips; 0: none */
 	u16 nr;				/* IPs in @ips; 0: not known, walk */
 	u8 methods, stop;		/* as struct dunwind_rec_user_stack's */
 	u32 nr_by[3];			/* by method: the trace's (DUNWIND_METHOD_NR) */
@@ -560,6 +561,7 @@ enum dunwind_counter {
 	DW_CNT_BARRIER_NS,
 	DW_CNT_WALK_SAMPLES,
 	DW_CNT_WALKS_REPLAYED,
+	DW_CNT_SAMPLES_EARLIER,
 	DW_CNT_MAX,
 };
 
@@ -802,6 +804,7 @@ int dunwind_sample_stack_write(struct dunwind_session *s, struct dunwind_pending
 
 /* kmod/replay.c: a blocking thread's walk, replayed at its switch out. */
 bool dunwind_replay_blocked(struct dunwind_session *s, struct dunwind_offcpu_user *out);
+u64 dunwind_replay_sampled(struct dunwind_session *s);
 
 /* kmod/walk.c: the deferred user walk. */
 void dunwind_walk_work(struct callback_head *work);

@@ -16,7 +16,11 @@
  * and its USER_STACK written there (before its SAMPLE, under the cookie
  * the SAMPLE will carry; with --off-cpu-thresh, whose blocks may give no
  * sample, by the switch in after the SAMPLE): no task_work, and no walk
- * on the thread's way back to user space.  STOP turns the
+ * on the thread's way back to user space.  Where the replayed frames are
+ * those of a USER_STACK the thread's walk already wrote (its trace's
+ * cookie), the SAMPLE names that cookie (DUNWIND_SAMPLE_EARLIER_STACK)
+ * and no USER_STACK is written at all: a thread blocking in the same
+ * call again and again costs one record a block.  STOP turns the
  * slots of threads still blocked into samples of the time so far, whose
  * cookies STOP then answers (dunwind_walk_end_session()).
  *
@@ -230,6 +234,8 @@ static void dunwind_offcpu_emit(struct dunwind_session *s, struct dunwind_offcpu
 	dunwind_ring_write(&s->ring, &rec, sizeof(rec), slot->ips, slot->nr * sizeof(u64));
 	if (replayed)
 		dunwind_walk_emit_replayed(s, task, rec.cookie, &slot->user, now);
+	if (rec.flags & DUNWIND_SAMPLE_EARLIER_STACK)
+		dunwind_count(s, DW_CNT_SAMPLES_EARLIER, 1);
 	dunwind_count(s, DW_CNT_OFFCPU, 1);
 out_release:
 	/* At a switch in not the last reference: the thread is about to run. */
@@ -276,10 +282,15 @@ static void dunwind_tp_switch(void *data, DUNWIND_TP_SWITCH_PROTO)
 			dunwind_offcpu_stack(slot, s->cfg.max_kernel_frames);
 			slot->start = ktime_get_mono_fast_ns();
 			/*
-			 * With no threshold every block gets its sample: its
-			 * stack is written now, off the thread's way back.
+			 * A stack this thread's earlier walk wrote is named by
+			 * its cookie.  Else, with no threshold every block gets
+			 * its sample: its stack is written now, off the
+			 * thread's way back.
 			 */
-			if (dunwind_replay_blocked(s, &slot->user) && !s->cfg.offcpu_thresh_ns) {
+			if (dunwind_replay_blocked(s, &slot->user) && slot->user.earlier) {
+				slot->user.cookie = slot->user.earlier;
+				slot->flags |= DUNWIND_SAMPLE_EARLIER_STACK;
+			} else if (slot->user.nr && !s->cfg.offcpu_thresh_ns) {
 				slot->user.cookie = dunwind_cookie_answered(s);
 				dunwind_walk_emit_replayed(s, prev, slot->user.cookie, &slot->user,
 							   slot->start);

@@ -8,9 +8,12 @@
  * trace: struct dunwind_walk_trace).  Where the registers are the same,
  * the memo is kept and every word read holds the same value still, the
  * walk would take the same steps to the same end: the trace's frames are
- * the answer.  A thread that blocks again and again in the same call, or
- * is sampled again and again in the same system call, is walked by
- * reading a few words of its stack and comparing them.  Only walks from a
+ * the answer, and where they were written already (the trace keeps the
+ * cookie), that record is: a sample in such a system call, or a block
+ * replayed as the thread switches out, names it.  A thread that blocks
+ * again and again in the same call, or is sampled again and again in the
+ * same system call, is walked by reading a few words of its stack and
+ * comparing them.  Only walks from a
  * system call are traced and replayed: a thread interrupted in its own
  * code is seldom at the same instruction with the same stack twice, and
  * its walks would only pay for the trace.  A thread that blocks has its
@@ -18,7 +21,8 @@
  * faults disabled: nothing of its user state can change before it runs.
  *
  * Context: task_work of the walked thread (may fault); the sched_switch
- * tracepoint for dunwind_replay_blocked().
+ * tracepoint for dunwind_replay_blocked(); the overflow handler for
+ * dunwind_replay_sampled().
  */
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -140,15 +144,15 @@ const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *
 }
 
 /*
- * Current's walk at its return to user, if the memo of @slot (borrowed by
- * current) replays it, into @out.  Read as dunwind_unwind_first_vmas()
- * and dunwind_replay() read it, with no lock: only a memo kept for this
+ * The trace of @slot (borrowed by current) if current's walk at its return
+ * to user would replay it.  Read as dunwind_unwind_first_vmas() and
+ * dunwind_replay() read it, with no lock: only a memo kept for this
  * address space at its present sequence, with no table registered since,
  * and a trace whose mappings were all reported under the present tag (no
  * MMAP record is written here).
  */
-static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pending_slot *slot,
-				struct dunwind_offcpu_user *out)
+static const struct dunwind_walk_trace *dunwind_replay_current(struct dunwind_session *s,
+							       struct dunwind_pending_slot *slot)
 {
 	const struct dunwind_sframe_memo *memo = slot->memo;
 	struct pt_regs *regs = task_pt_regs(current);
@@ -158,25 +162,53 @@ static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pendin
 	bool same;
 
 	t = memo ? dunwind_replay_trace(memo) : NULL;
-	if (!t || t->nr > ARRAY_SIZE(out->ips) || memo->kept_mm != mm ||
-	    memo->kept_gen != dunwind_registry_gen() || syscall_get_nr(current, regs) < 0 ||
-	    t->reported != dunwind_mmap_report_tag(s))
-		return false;
+	if (!t || memo->kept_mm != mm || memo->kept_gen != dunwind_registry_gen() ||
+	    syscall_get_nr(current, regs) < 0 || t->reported != dunwind_mmap_report_tag(s))
+		return NULL;
 	dunwind_arch_user_regs(regs, &u);
 	if (!dunwind_vma_memo_find(&slot->stack, mm, u.sp) || memo->kept_seq != slot->stack.seq)
-		return false;
+		return NULL;
 	/* A word not in memory fails the read: the return's walk reads it. */
 	pagefault_disable();
 	same = dunwind_replay_match(t, regs, &u, slot->stack.start, slot->stack.end);
 	pagefault_enable();
-	if (!same)
+	return same ? t : NULL;
+}
+
+/* Current's walk at its return, if @slot's trace replays it, into @out. */
+static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pending_slot *slot,
+				struct dunwind_offcpu_user *out)
+{
+	const struct dunwind_walk_trace *t = dunwind_replay_current(s, slot);
+
+	if (!t || t->nr > ARRAY_SIZE(out->ips))
 		return false;
 	memcpy(out->ips, t->ips, t->nr * sizeof(out->ips[0]));
 	memcpy(out->nr_by, t->nr_by, sizeof(out->nr_by));
+	out->earlier = t->cookie && t->cookie_tid == task_pid_nr(current) ? t->cookie : 0;
 	out->methods = t->methods;
 	out->stop = t->stop;
 	out->nr = t->nr;
 	return true;
+}
+
+/*
+ * A pending slot for current to read a memo in, marked BORROWED (an NMI
+ * meanwhile takes no cookie); NULL where a replay is not for here: a
+ * thread that owns one (a walk owed for this stay) is left to it, and
+ * interpreter frames are read after the walk, which may fault.
+ */
+static struct dunwind_pending_slot *dunwind_replay_borrow(struct dunwind_session *s)
+{
+	struct dunwind_pending_slot *slot;
+
+	if (!current->mm || (current->flags & (DUNWIND_PF_NO_USER | PF_EXITING)) ||
+	    dunwind_interp_any(s) || dunwind_pending_find(&s->pending, current))
+		return NULL;
+	slot = dunwind_pending_claim(&s->pending, current);
+	if (slot)
+		atomic_set(&slot->state, DUNWIND_SLOT_BORROWED);
+	return slot;
 }
 
 /**
@@ -209,13 +241,10 @@ bool dunwind_replay_blocked(struct dunwind_session *s, struct dunwind_offcpu_use
 	BUILD_BUG_ON(ARRAY_SIZE(out->nr_by) != DUNWIND_METHOD_NR);
 	out->nr = 0;
 	out->cookie = 0;
-	/* Interpreter frames are read after the walk, and may fault: not here. */
-	if (!current->mm || dunwind_interp_any(s) || dunwind_pending_find(&s->pending, current))
-		return false;
-	slot = dunwind_pending_claim(&s->pending, current);
+	out->earlier = 0;
+	slot = dunwind_replay_borrow(s);
 	if (!slot)
 		return false;
-	atomic_set(&slot->state, DUNWIND_SLOT_BORROWED);
 	ok = dunwind_replay_slot(s, slot, out);
 	dunwind_pending_release(&s->pending, slot);
 	if (!ok) {
@@ -227,6 +256,39 @@ bool dunwind_replay_blocked(struct dunwind_session *s, struct dunwind_offcpu_use
 	dunwind_count(s, m->cnt_cycles, c0);
 	dunwind_count(s, DW_CNT_WALK_NS, dunwind_cycles_ns(c0));
 	return true;
+}
+
+/**
+ * dunwind_replay_sampled() - the earlier cookie of current's user stack
+ * @s:		session sampling current in the kernel
+ *
+ * A thread sampled in a system call where its last walk started, the
+ * words that walk read unchanged, has the user stack that walk wrote
+ * (dunwind_replay_answered()): the sample names that cookie
+ * (DUNWIND_SAMPLE_EARLIER_STACK) and nothing is queued for its return.
+ * The slot is borrowed only while its memo is read, as for
+ * dunwind_replay_blocked().  The cost is the handler's.
+ *
+ * Context: the overflow handler of current in hardirq (not NMI),
+ * interrupted in the kernel; page faults are disabled here.
+ * Return: the cookie, or 0: take one (dunwind_cookie_stash()).
+ */
+u64 dunwind_replay_sampled(struct dunwind_session *s)
+{
+	struct dunwind_pending_slot *slot;
+	const struct dunwind_walk_trace *t;
+	u64 cookie = 0;
+
+	if (WARN_ON_ONCE(in_nmi()))
+		return 0;
+	slot = dunwind_replay_borrow(s);
+	if (!slot)
+		return 0;
+	t = dunwind_replay_current(s, slot);
+	if (t && t->cookie_tid == task_pid_nr(current))
+		cookie = t->cookie;
+	dunwind_pending_release(&s->pending, slot);
+	return cookie;
 }
 
 /**
@@ -250,6 +312,7 @@ void dunwind_replay_begin(struct dunwind_unwind *st)
 	t->fp_src = DUNWIND_TRACE_FP_REGS;
 	t->nr_reads = 0;
 	t->reported = 0;
+	t->cookie = 0;
 	t->ip = st->ip;
 	t->sp = st->sp;
 	t->fp = st->fp;
@@ -290,4 +353,22 @@ struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u
 	t->gen = st->memo->rules_gen;
 	t->valid = true;
 	return t;
+}
+
+/**
+ * dunwind_replay_answered() - note that @cookie's record holds @t's frames
+ * @t:		the trace whose frames a walk of current just wrote: replayed,
+ *		or kept at the walk's end
+ * @cookie:	the cookie that record (USER_STACK or SAMPLE_STACK) answers,
+ *		written to the ring (not lost)
+ *
+ * A block of current replayed from @t later names @cookie instead of
+ * writing the same stack again (DUNWIND_SAMPLE_EARLIER_STACK).
+ *
+ * Context: task_work of current, its pending slot owned.
+ */
+void dunwind_replay_answered(struct dunwind_walk_trace *t, u64 cookie)
+{
+	t->cookie = cookie;
+	t->cookie_tid = task_pid_nr(current);
 }

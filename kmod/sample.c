@@ -134,7 +134,18 @@ static void dunwind_sample(struct dunwind_session *s, u64 period, struct pt_regs
 		stash.flags = rec.flags;
 		want = &stash;
 	}
-	rec.cookie = dunwind_cookie_stash(s, current, &rec.flags, want, &stashed);
+	/*
+	 * In a system call where the thread's last walk started, its stack as
+	 * that walk read it: the stack that walk wrote, under its cookie.
+	 */
+	if (!(rec.flags & DUNWIND_SAMPLE_USER_MODE) && !lvl)
+		rec.cookie = dunwind_replay_sampled(s);
+	if (rec.cookie) {
+		rec.flags |= DUNWIND_SAMPLE_EARLIER_STACK;
+		dunwind_count(s, DW_CNT_SAMPLES_EARLIER, 1);
+	} else {
+		rec.cookie = dunwind_cookie_stash(s, current, &rec.flags, want, &stashed);
+	}
 	if (!rec.cookie)
 		dunwind_count(s, DW_CNT_SAMPLES_NO_USER, 1);
 	rec.nr_kernel = nr;

@@ -498,6 +498,7 @@ int dunwind_session_stats(struct dunwind_session *s, void __user *arg)
 	st.barrier_ns = atomic64_read(&s->cnt[DW_CNT_BARRIER_NS]);
 	st.walk_samples = atomic64_read(&s->cnt[DW_CNT_WALK_SAMPLES]);
 	st.walks_replayed = atomic64_read(&s->cnt[DW_CNT_WALKS_REPLAYED]);
+	st.samples_earlier = atomic64_read(&s->cnt[DW_CNT_SAMPLES_EARLIER]);
 	dunwind_registry_stats(&st.reg_tables, &st.reg_bytes);
 	mutex_lock(&s->lock);
 	if (s->configured)

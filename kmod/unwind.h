@@ -173,6 +173,13 @@ struct dunwind_walk_trace {
 	 * tag reports nothing.
 	 */
 	u64 reported;
+	/*
+	 * A cookie whose record, written, holds @ips as the stack of thread
+	 * @cookie_tid (dunwind_replay_answered()); 0: none.  A block of that
+	 * thread replayed from this trace names it (DUNWIND_SAMPLE_EARLIER_STACK).
+	 */
+	u64 cookie;
+	pid_t cookie_tid;
 	struct dunwind_trace_read reads[DUNWIND_TRACE_READS];
 	u64 ips[DUNWIND_TRACE_FRAMES];
 };
@@ -234,6 +241,7 @@ void dunwind_unwind_keep(struct dunwind_unwind *st);
 const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips,
 						unsigned int cap);
 void dunwind_replay_begin(struct dunwind_unwind *st);
+void dunwind_replay_answered(struct dunwind_walk_trace *t, u64 cookie);
 struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips,
 					      unsigned int nr, const unsigned int *nr_by, u8 methods,
 					      u8 stop);

@@ -28,6 +28,7 @@ struct dunwind_walk {
 	void **interp;			/* the slot's interpreter scratch */
 	struct dunwind_vma_memo *stack;	/* the slot's stack mapping */
 	struct dunwind_sframe_memo *memo;	/* the slot's last walk's, or NULL */
+	struct dunwind_walk_trace *trace;	/* the memo's trace if @ips are its frames */
 	unsigned int nr;
 	unsigned int cap;		/* room at @ips */
 	unsigned int max;
@@ -256,6 +257,7 @@ report:
 			t->reported = tag;
 	}
 	dunwind_unwind_keep(&st);
+	w->trace = t;
 	*wait_dev = st.wait_dev;
 	*wait_ino = st.wait_ino;
 }
@@ -309,6 +311,7 @@ static void dunwind_walk_interp(struct dunwind_session *s, struct dunwind_walk *
 	w->cap = w->max;
 	w->nr = nr;
 	w->methods |= DUNWIND_UNWIND_INTERP;
+	w->trace = NULL;	/* the trace has the native frames only */
 	if (trunc)
 		w->stop = DUNWIND_STOP_MAX_DEPTH;
 }
@@ -379,7 +382,8 @@ static void dunwind_walk_user(struct dunwind_session *s, struct dunwind_pending_
 		w.cap = slot->ips ? w.max : min_t(unsigned int, w.max, ARRAY_SIZE(small));
 		dunwind_walk_frames(s, task_pt_regs(current), &w);
 	}
-	dunwind_walk_record(s, slot, cookie, &w);
+	if (!dunwind_walk_record(s, slot, cookie, &w) && w.trace)
+		dunwind_replay_answered(w.trace, cookie);
 	dunwind_count(s, DW_CNT_WALKS, 1);
 	dunwind_count(s, DW_CNT_USER_FRAMES, w.nr);
 	/* Not the time other threads ran while the walk was preempted. */

@@ -84,4 +84,24 @@ static inline long dw_raw_nanosleep(const struct timespec *ts)
 	return ret;
 }
 
+/* read(@fd, @buf, @len) by a raw system call, as dw_raw_nanosleep(). */
+static inline long dw_raw_read(int fd, void *buf, unsigned long len)
+{
+	long ret;
+#if defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_read;
+	register long x0 __asm__("x0") = fd;
+	register long x1 __asm__("x1") = (long)buf;
+	register long x2 __asm__("x2") = (long)len;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+	ret = x0;
+#else
+	__asm__ volatile("syscall" : "=a"(ret)
+			 : "0"((long)SYS_read), "D"((long)fd), "S"(buf), "d"(len)
+			 : "rcx", "r11", "memory");
+#endif
+	return ret;
+}
+
 #endif /* DW_SELFTEST_ARCH_H */

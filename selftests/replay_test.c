@@ -12,13 +12,16 @@
  * blocking from outer_a and outer_b in turn, only the return address into
  * outer_* differs (the third word the walk reads), and each stack must
  * still name its own caller.  A walk replayed is mostly replayed as the
- * thread blocks, at its switch out.  The program has its own .sframe
+ * thread blocks, at its switch out, and then names the stack its last
+ * walk wrote (DUNWIND_SAMPLE_EARLIER_STACK).  The program has its own .sframe
  * (-Wa,--gsframe) and the walks stop at MAX_FRAMES, before libc, which has
  * no table here.  A nanosleep whose timer fires before the thread
  * switches out (a VM whose vCPU the host held up) does not block and
  * gives no sample: the loop counts the calls that blocked.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -229,9 +232,11 @@ TEST_F(replay, same_stack_again_is_replayed)
 	EXPECT_EQ(0, other);
 	if (!self->st.walks_replayed && !have_mm_seq())
 		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
-	EXPECT_GE(self->st.walks_replayed, (__u64)blocked / 2)
-		TH_LOG("%llu of %llu walks replayed", (unsigned long long)self->st.walks_replayed,
-		       (unsigned long long)self->st.walks);
+	EXPECT_GE(self->st.walks_replayed + self->st.samples_earlier, (__u64)blocked / 2)
+		TH_LOG("%llu of %llu walks replayed, %llu blocks named an earlier stack",
+		       (unsigned long long)self->st.walks_replayed,
+		       (unsigned long long)self->st.walks,
+		       (unsigned long long)self->st.samples_earlier);
 }
 
 /*
@@ -259,7 +264,9 @@ TEST_F(replay, same_stack_again_is_replayed_as_it_blocks)
 		    us->nr != MAX_FRAMES || us->ips[OUTER_AT] != ret_a)
 			continue;
 		blocks++;
-		if (variant->thresh_ns)
+		if (sm->flags & DUNWIND_SAMPLE_EARLIER_STACK)
+			at_block += us->time <= sm->time - sm->period;
+		else if (variant->thresh_ns)
 			at_block += us->time == sm->time;
 		else
 			at_block += us->time <= sm->time - sm->period;
@@ -274,6 +281,47 @@ TEST_F(replay, same_stack_again_is_replayed_as_it_blocks)
 		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
 	EXPECT_GE(at_block, (size_t)blocked / 2)
 		TH_LOG("%zu of %zu blocks' walks replayed as they blocked", at_block, blocks);
+}
+
+/*
+ * Blocking again from the same stack, a block whose replayed frames are
+ * those of a stack the thread's walk wrote before names that stack's
+ * cookie and writes none: each such sample's one stack is of this thread,
+ * written before the block began, and fewer stacks than samples come.
+ */
+TEST_F(replay, same_stack_again_names_the_earlier_stack)
+{
+	size_t i, flagged = 0, right = 0, samples = 0, stacks = 0;
+
+	ASSERT_EQ(0, outer_a(NR_BLOCKS));
+	replay_collect(_metadata, self);
+	if (replay_too_few_blocked())
+		SKIP_SLOW_VM();
+	for (i = 0; i < self->r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)self->r.v[i];
+		const struct dunwind_rec_user_stack *us = NULL;
+
+		stacks += self->r.v[i]->type == DUNWIND_REC_USER_STACK;
+		if (self->r.v[i]->type != DUNWIND_REC_SAMPLE ||
+		    !(sm->flags & DUNWIND_SAMPLE_OFF_CPU))
+			continue;
+		samples++;
+		if (!(sm->flags & DUNWIND_SAMPLE_EARLIER_STACK))
+			continue;
+		flagged++;
+		if (dw_records_stacks_for(&self->r, sm->cookie, &us) == 1 &&
+		    us->tid == sm->tid && us->time <= sm->time - sm->period &&
+		    us->nr == MAX_FRAMES && us->ips[OUTER_AT] == ret_a)
+			right++;
+	}
+	EXPECT_EQ(flagged, self->st.samples_earlier);
+	EXPECT_EQ(right, flagged);
+	if (!flagged && !have_mm_seq())
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+	EXPECT_GE(flagged, (size_t)blocked / 2)
+		TH_LOG("%zu of %zu off-CPU samples named an earlier stack (%zu stacks)",
+		       flagged, samples, stacks);
+	EXPECT_LT(stacks, samples);
 }
 
 /*
@@ -307,6 +355,105 @@ TEST_F(replay, a_changed_word_is_not_replayed)
 	/* Each block's stack is its own: as many of each as there were blocks. */
 	EXPECT_LE(a, NR_BLOCKS / 2 + 4);
 	EXPECT_LE(b, NR_BLOCKS / 2 + 4);
+}
+
+/* read(2) of /dev/zero by a raw system call: the IP at kernel entry is here. */
+static long __attribute__((noinline)) read_leaf(int fd, void *buf, unsigned long len)
+{
+	return dw_raw_read(fd, buf, len);
+}
+
+static long __attribute__((noinline)) read_mid(int fd, void *buf, unsigned long len)
+{
+	long ret = read_leaf(fd, buf, len);
+
+	__asm__ volatile("" ::: "memory");	/* not a tail call */
+	return ret;
+}
+
+/* Read until @ns of this thread's CPU time have passed. */
+static long __attribute__((noinline)) read_loop(int fd, void *buf, unsigned long len, __u64 ns)
+{
+	struct timespec t0, t;
+	long ret = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		ret = read_mid(fd, buf, len);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while (ret > 0 && (__u64)(t.tv_sec - t0.tv_sec) * 1000000000ULL + t.tv_nsec -
+		 t0.tv_nsec < ns);
+	__asm__ volatile("" ::: "memory");
+	return ret;
+}
+
+#define READ_LEN	(256 * 1024)
+#define READ_NS		1000000000ULL	/* 1 s of CPU time */
+
+/*
+ * Sampled again and again in the same system call from the same stack:
+ * the samples in the kernel name the stack a walk from there wrote
+ * (DUNWIND_SAMPLE_EARLIER_STACK), its first IP the sample's user IP, one
+ * USER_STACK of the same thread written before the sample; fewer stacks
+ * than samples come.
+ */
+TEST(a_system_call_sampled_again_names_the_earlier_stack)
+{
+	size_t i, in_kernel = 0, flagged = 0, right = 0, stacks = 0, sframe = 0;
+	struct dunwind_config cfg;
+	struct dunwind_stats st = { .size = sizeof(st) };
+	struct dw_records r = {};
+	struct dw_session s = { .fd = -1 };
+	void *buf = malloc(READ_LEN);
+	int fd = open("/dev/zero", O_RDONLY), ret;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_LE(0, fd);
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	dw_records_config(&cfg, 0, gettid(), 1000);
+	cfg.max_user_frames = MAX_FRAMES;
+	ret = dw_session_open(&s, NULL, &cfg);
+	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
+	ASSERT_EQ(0, dw_session_start(&s));
+	ASSERT_LT(0, read_loop(fd, buf, READ_LEN, READ_NS));
+	ASSERT_EQ(0, dw_session_stop(&s));
+	ASSERT_LE(0, dw_records_drain(&s, &r));
+	ASSERT_EQ(0, ioctl(s.fd, DUNWIND_IOC_STATS, &st));
+	dw_session_close(&s);
+	close(fd);
+	free(buf);
+	for (i = 0; i < r.n; i++) {
+		const struct dunwind_rec_sample *sm = (const void *)r.v[i];
+		const struct dunwind_rec_user_stack *us = NULL;
+
+		if (r.v[i]->type == DUNWIND_REC_USER_STACK) {
+			stacks++;
+			sframe += ((const struct dunwind_rec_user_stack *)sm)->nr_sframe > 0;
+		}
+		if (r.v[i]->type != DUNWIND_REC_SAMPLE || (sm->flags & DUNWIND_SAMPLE_USER_MODE))
+			continue;
+		in_kernel++;
+		if (!(sm->flags & DUNWIND_SAMPLE_EARLIER_STACK))
+			continue;
+		flagged++;
+		if (dw_records_stacks_for(&r, sm->cookie, &us) == 1 && us->tid == sm->tid &&
+		    us->time < sm->time && us->nr == MAX_FRAMES && us->ips[0] == sm->user_ip)
+			right++;
+	}
+	dw_records_free(&r);
+	TH_LOG("%zu samples in the kernel, %zu named an earlier stack, %zu stacks", in_kernel,
+	       flagged, stacks);
+	EXPECT_EQ(flagged, st.samples_earlier);
+	EXPECT_EQ(right, flagged);
+	if (!sframe)
+		SKIP(return, "no stack by SFrame: is this test built with -Wa,--gsframe?");
+	if (in_kernel < 20)
+		SKIP(return, "%zu samples in read(2): too few to judge", in_kernel);
+	if (!flagged && !have_mm_seq())
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+	EXPECT_GE(flagged, in_kernel / 2);
+	EXPECT_LT(stacks, in_kernel);
 }
 
 TEST_HARNESS_MAIN

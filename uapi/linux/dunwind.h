@@ -235,6 +235,12 @@ enum dunwind_event {
  * @walks_replayed:	of @walks, those that took the frames of the thread's
  *			last walk, having found the same registers, mappings
  *			and words of the stack that walk read.
+ * @samples_earlier:	samples (on- or off-CPU) whose walk, replayed as
+ *			they were taken, found the frames of a USER_STACK of
+ *			the same thread already written: they carry its
+ *			cookie (DUNWIND_SAMPLE_EARLIER_STACK); no cookie,
+ *			walk or USER_STACK of their own (not in
+ *			@samples_deferred or @walks).
  */
 struct dunwind_stats {
 	__u32 size;
@@ -264,6 +270,7 @@ struct dunwind_stats {
 	__u64 barrier_ns;
 	__u64 walk_samples;		/* since VER4 */
 	__u64 walks_replayed;		/* since VER5 */
+	__u64 samples_earlier;		/* since VER6 */
 };
 #define DUNWIND_STATS_SIZE_VER0		184
 #define DUNWIND_STATS_SIZE_VER1		200
@@ -271,6 +278,7 @@ struct dunwind_stats {
 #define DUNWIND_STATS_SIZE_VER3		248
 #define DUNWIND_STATS_SIZE_VER4		256
 #define DUNWIND_STATS_SIZE_VER5		264
+#define DUNWIND_STATS_SIZE_VER6		272
 
 #define DUNWIND_IOC_MAGIC	0xDE
 /*
@@ -469,7 +477,9 @@ struct dunwind_rec_header {
  * Every sample with a non-zero cookie has exactly one USER_STACK (or
  * SAMPLE_STACK, below) with the same cookie in the ring (before or after
  * it), unless it was lost (then a LOST record counts it).  Samples taken during one stay of a thread in
- * the kernel share one cookie; cookies are never reused.
+ * the kernel share one cookie; a later stay never gets it again, except
+ * in a sample flagged DUNWIND_SAMPLE_EARLIER_STACK (its stack is that
+ * cookie's, written before it).
  *
  * DUNWIND_REC_USER_STACK: the user stack for one cookie, written at the
  * thread's return to user space (task_work, faultable context).
@@ -635,6 +645,15 @@ struct dunwind_rec_sample {
  * so the user part is where the program was.
  */
 #define DUNWIND_SAMPLE_IN_WALK		(1U << 10)
+/*
+ * A sample whose cookie is that of an earlier stay of the same thread in
+ * the kernel: its walk, replayed as it was taken (in a system call, or at
+ * an off-CPU block's switch out), found the frames that cookie's
+ * USER_STACK (or SAMPLE_STACK), written before this SAMPLE, holds.  No
+ * USER_STACK comes for it; readers keep a thread's stacks for later
+ * samples that name them.
+ */
+#define DUNWIND_SAMPLE_EARLIER_STACK	(1U << 11)
 
 struct dunwind_rec_user_stack {
 	struct dunwind_rec_header hdr;
@@ -993,7 +1012,7 @@ struct dunwind_interp_reg {
 #define __DUNWIND_ASSERT(c, m) static_assert(c, m)
 #endif
 __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "config");
-__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER5, "stats");
+__DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER6, "stats");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_none) == DUNWIND_SFRAME_NONE_SIZE_VER0, "none");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");

@@ -165,6 +165,10 @@ static void summary_module(const struct dunwind_stats *ks)
 		dw_info("module: %llu of %llu walks replayed (the thread's last walk, "
 			"its stack words unchanged)\n",
 			(unsigned long long)ks->walks_replayed, (unsigned long long)ks->walks);
+	if (ks->size >= DUNWIND_STATS_SIZE_VER6 && ks->samples_earlier)
+		dw_info("module: %llu samples named their thread's stack written before "
+			"(a walk replayed as they were taken; no stack record of their own)\n",
+			(unsigned long long)ks->samples_earlier);
 	if (ks->size >= DUNWIND_STATS_SIZE_VER3 && ks->barrier_waits)
 		dw_info("module: walks waited %llu times for a library's table "
 			"(%llu without an answer in time), %.1f ms in all\n",

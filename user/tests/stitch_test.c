@@ -212,6 +212,41 @@ TEST_F(combined, without_frames_is_a_stack_of_none)
 	EXPECT_EQ(1ull, self->g.stack_ip0[2]);	/* collect()'s mark for nr 0 */
 }
 
+/*
+ * Off-CPU samples of one thread naming the stack its earlier walk wrote
+ * (DUNWIND_SAMPLE_EARLIER_STACK), other stacks between: each is joined to
+ * that stack, none missing.
+ */
+TEST(samples_naming_an_earlier_stack_are_joined_to_it)
+{
+	struct dw_stitch *st = dw_stitch_new();
+	struct dw_stitch_counts c;
+	struct got g = {};
+	union rec_buf b;
+	int i;
+
+	ASSERT_NE(NULL, st);
+	add(st, mk_stack(&b, 7, 5, 6, 3, 0x7000, 0));
+	add(st, mk_sample(&b, 7, 1, 5, 6, 1, 0xffff0000));
+	add(st, mk_stack(&b, 8, 5, 5, 3, 0x8000, 0));	/* another thread's */
+	add(st, mk_sample(&b, 8, 2, 5, 5, 1, 0xffff0000));
+	for (i = 0; i < 3; i++) {
+		mk_sample(&b, 7, 3 + i, 5, 6, 1, 0xffff0000);
+		b.sample.flags = DUNWIND_SAMPLE_OFF_CPU | DUNWIND_SAMPLE_EARLIER_STACK;
+		add(st, &b.sample.hdr);
+	}
+	dw_stitch_finish(st, collect, &g, &c);
+	ASSERT_EQ(5, g.n);
+	EXPECT_EQ(0x7000ull, g.stack_ip0[2]);
+	EXPECT_EQ(0x7000ull, g.stack_ip0[3]);
+	EXPECT_EQ(0x7000ull, g.stack_ip0[4]);
+	EXPECT_EQ(0, g.bad);
+	EXPECT_EQ(5ul, c.joined);
+	EXPECT_EQ(0ul, c.missing);
+	EXPECT_EQ(0ul, c.dup_stacks);
+	dw_stitch_free(st);
+}
+
 TEST(large_shuffled_stream_all_joined)
 {
 	enum { N = 200000 };
