@@ -193,6 +193,13 @@ static size_t replay_count(FIXTURE_DATA(replay) *self, size_t *a, size_t *b, siz
 	return sframe;
 }
 
+/* Block NR_BLOCKS times from outer_a, then stop and take the records. */
+static void replay_from_a(struct __test_metadata *_metadata, FIXTURE_DATA(replay) *self)
+{
+	ASSERT_EQ(0, outer_a(NR_BLOCKS));
+	replay_collect(_metadata, self);
+}
+
 /* Did fewer than half of the calls of leaf block?  Then the test skips. */
 static bool replay_too_few_blocked(void)
 {
@@ -221,8 +228,7 @@ TEST_F(replay, same_stack_again_is_replayed)
 {
 	size_t a, b, other;
 
-	ASSERT_EQ(0, outer_a(NR_BLOCKS));
-	replay_collect(_metadata, self);
+	replay_from_a(_metadata, self);
 	if (replay_too_few_blocked())
 		SKIP_SLOW_VM();
 	if (!replay_count(self, &a, &b, &other))
@@ -250,8 +256,7 @@ TEST_F(replay, same_stack_again_is_replayed_as_it_blocks)
 {
 	size_t i, at_block = 0, blocks = 0;
 
-	ASSERT_EQ(0, outer_a(NR_BLOCKS));
-	replay_collect(_metadata, self);
+	replay_from_a(_metadata, self);
 	if (replay_too_few_blocked())
 		SKIP_SLOW_VM();
 	for (i = 0; i < self->r.n; i++) {
@@ -293,8 +298,7 @@ TEST_F(replay, same_stack_again_names_the_earlier_stack)
 {
 	size_t i, flagged = 0, right = 0, samples = 0, stacks = 0;
 
-	ASSERT_EQ(0, outer_a(NR_BLOCKS));
-	replay_collect(_metadata, self);
+	replay_from_a(_metadata, self);
 	if (replay_too_few_blocked())
 		SKIP_SLOW_VM();
 	for (i = 0; i < self->r.n; i++) {
