@@ -272,6 +272,7 @@ static void dunwind_tp_switch(void *data, DUNWIND_TP_SWITCH_PROTO)
 	struct dunwind_session *s = data;
 	struct dunwind_offcpu *oc = &s->offcpu;
 	struct dunwind_offcpu_slot *slot;
+	bool replayed;
 
 	/* Switched out while not runnable, not preempted, not dying: it blocks. */
 	if (!preempt && prev_state != TASK_RUNNING && !(prev->flags & PF_EXITING) &&
@@ -287,10 +288,11 @@ static void dunwind_tp_switch(void *data, DUNWIND_TP_SWITCH_PROTO)
 			 * its sample: its stack is written now, off the
 			 * thread's way back.
 			 */
-			if (dunwind_replay_blocked(s, &slot->user) && slot->user.earlier) {
+			replayed = dunwind_replay_blocked(s, &slot->user);
+			if (replayed && slot->user.earlier) {
 				slot->user.cookie = slot->user.earlier;
 				slot->flags |= DUNWIND_SAMPLE_EARLIER_STACK;
-			} else if (slot->user.nr && !s->cfg.offcpu_thresh_ns) {
+			} else if (replayed && !s->cfg.offcpu_thresh_ns) {
 				slot->user.cookie = dunwind_cookie_answered(s);
 				dunwind_walk_emit_replayed(s, prev, slot->user.cookie, &slot->user,
 							   slot->start);

@@ -53,6 +53,15 @@ static struct dunwind_walk_trace *dunwind_replay_trace(const struct dunwind_sfra
 	return t && t->valid && t->gen == memo->rules_gen ? t : NULL;
 }
 
+/*
+ * The cookie of the record that holds @t's frames as current's stack,
+ * or 0: another thread's record is never named for current.
+ */
+static u64 dunwind_replay_earlier(const struct dunwind_walk_trace *t)
+{
+	return t->cookie_tid == task_pid_nr(current) ? t->cookie : 0;
+}
+
 /* Is @addr's word inside [@lo, @hi)?  Both ends are page-aligned. */
 static bool dunwind_replay_inside(unsigned long addr, unsigned long lo, unsigned long hi)
 {
@@ -185,7 +194,7 @@ static bool dunwind_replay_slot(struct dunwind_session *s, struct dunwind_pendin
 		return false;
 	memcpy(out->ips, t->ips, t->nr * sizeof(out->ips[0]));
 	memcpy(out->nr_by, t->nr_by, sizeof(out->nr_by));
-	out->earlier = t->cookie && t->cookie_tid == task_pid_nr(current) ? t->cookie : 0;
+	out->earlier = dunwind_replay_earlier(t);
 	out->methods = t->methods;
 	out->stop = t->stop;
 	out->nr = t->nr;
@@ -285,8 +294,8 @@ u64 dunwind_replay_sampled(struct dunwind_session *s)
 	if (!slot)
 		return 0;
 	t = dunwind_replay_current(s, slot);
-	if (t && t->cookie_tid == task_pid_nr(current))
-		cookie = t->cookie;
+	if (t)
+		cookie = dunwind_replay_earlier(t);
 	dunwind_pending_release(&s->pending, slot);
 	return cookie;
 }
@@ -362,8 +371,9 @@ struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u
  * @cookie:	the cookie that record (USER_STACK or SAMPLE_STACK) answers,
  *		written to the ring (not lost)
  *
- * A block of current replayed from @t later names @cookie instead of
- * writing the same stack again (DUNWIND_SAMPLE_EARLIER_STACK).
+ * A later sample of current replayed from @t (a block at its switch out,
+ * or one taken in the system call the walk started from) names @cookie
+ * instead of writing the same stack again (DUNWIND_SAMPLE_EARLIER_STACK).
  *
  * Context: task_work of current, its pending slot owned.
  */

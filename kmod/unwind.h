@@ -175,7 +175,7 @@ struct dunwind_walk_trace {
 	u64 reported;
 	/*
 	 * A cookie whose record, written, holds @ips as the stack of thread
-	 * @cookie_tid (dunwind_replay_answered()); 0: none.  A block of that
+	 * @cookie_tid (dunwind_replay_answered()); 0: none.  A sample of that
 	 * thread replayed from this trace names it (DUNWIND_SAMPLE_EARLIER_STACK).
 	 */
 	u64 cookie;
