@@ -396,7 +396,8 @@ struct dunwind_sframe_memo {
 	struct mm_struct *kept_mm;	/* not held: compared while the stack memo holds it */
 	u64 kept_gen;			/* dunwind_registry_gen() at its walk's start */
 	struct dunwind_memo_rule *rules;	/* DUNWIND_MEMO_RULES, or NULL */
-	struct dunwind_walk_trace *trace;	/* the last walk's (kmod/replay.c), or NULL */
+	/* The last walk's from a system call, and from user mode (kmod/replay.c), or NULL. */
+	struct dunwind_walk_trace *trace, *utrace;
 	u64 rules_gen;			/* bumped when the memo is emptied */
 	/* The process's entry points (kmod/unwind.c), once a walk read them. */
 	bool entries;

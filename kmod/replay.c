@@ -13,12 +13,16 @@
  * replayed as the thread switches out, names it.  A thread that blocks
  * again and again in the same call, or is sampled again and again in the
  * same system call, is walked by reading a few words of its stack and
- * comparing them.  Only walks from a
- * system call are traced and replayed: a thread interrupted in its own
- * code is seldom at the same instruction with the same stack twice, and
- * its walks would only pay for the trace.  A thread that blocks has its
- * walk replayed as it switches out (dunwind_replay_blocked()), with page
- * faults disabled: nothing of its user state can change before it runs.
+ * comparing them.  A thread interrupted in its own code is seldom at the
+ * same instruction twice, but often in the same frame with the same
+ * stack (a loop): its walks are traced apart (the slot's second trace,
+ * so as not to lose the system call's) and replayed at any IP the first
+ * frame's table rule covers, which takes the same steps from the same
+ * SP, FP and aux; a thread whose stack changes from sample to sample
+ * soon traces one walk in 32 (dunwind_replay_missed()).  A thread that
+ * blocks has its walk replayed as it switches out
+ * (dunwind_replay_blocked()), with page faults disabled: nothing of its
+ * user state can change before it runs.
  *
  * Context: task_work of the walked thread (may fault); the sched_switch
  * tracepoint for dunwind_replay_blocked(); the overflow handler for
@@ -43,14 +47,24 @@ static bool dunwind_replay_syscall(const struct dunwind_unwind *st)
 }
 
 /*
- * Is @memo's trace a walk to replay: kept at its end and not emptied
- * with the memo since (as its kept rules)?
+ * Is @t, a trace of @memo, a walk to replay: kept at its end and not
+ * emptied with the memo since (as its kept rules)?
  */
-static struct dunwind_walk_trace *dunwind_replay_trace(const struct dunwind_sframe_memo *memo)
+static struct dunwind_walk_trace *dunwind_replay_trace(const struct dunwind_sframe_memo *memo,
+						       struct dunwind_walk_trace *t)
 {
-	struct dunwind_walk_trace *t = memo->trace;
-
 	return t && t->valid && t->gen == memo->rules_gen ? t : NULL;
+}
+
+/*
+ * A replay of @t, a trace of a walk from user mode, missed: the next
+ * 2^misses - 1 walks from user mode are not traced (one in 32 at most).
+ */
+static void dunwind_replay_missed(struct dunwind_walk_trace *t)
+{
+	if (t->misses < 5)
+		t->misses++;
+	t->skip = (1U << t->misses) - 1;
 }
 
 /*
@@ -115,7 +129,9 @@ fault:
 static bool dunwind_replay_match(const struct dunwind_walk_trace *t, struct pt_regs *regs,
 				 const struct dunwind_uregs *u, unsigned long lo, unsigned long hi)
 {
-	if (t->ip != u->ip || t->sp != u->sp || (t->fp_used && t->fp != u->fp) ||
+	/* From user mode any IP of the first frame's rule; an empty range holds none. */
+	if ((t->user ? u->ip - t->pc_lo >= t->pc_hi - t->pc_lo : t->ip != u->ip) ||
+	    t->sp != u->sp || (t->fp_used && t->fp != u->fp) ||
 	    (t->aux_used && t->aux != u->aux))
 		return false;
 	/* A new thread's first frame ends its walk by registers the trace does not keep. */
@@ -131,24 +147,33 @@ static bool dunwind_replay_match(const struct dunwind_walk_trace *t, struct pt_r
  * @ips:	where the frames go
  * @cap:	room at @ips
  *
+ * A walk from a system call replays the slot's last walk from one; a walk
+ * from user mode, the last traced from user mode, with its own IP first.
+ *
  * Context: task_work of current (may fault).
  * Return: the trace whose frames are now at @ips (with its stop reason
  * and counts), or NULL: walk.
  */
-const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips,
-						unsigned int cap)
+struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips, unsigned int cap)
 {
-	struct dunwind_walk_trace *t = dunwind_replay_trace(st->memo);
+	const bool user = !dunwind_replay_syscall(st);
+	struct dunwind_walk_trace *t = dunwind_replay_trace(st->memo, user ? st->memo->utrace :
+								   st->memo->trace);
 	const struct dunwind_uregs u = { .ip = st->ip, .sp = st->sp, .fp = st->fp, .aux = st->aux };
 
-	if (!t || !st->kept || st->done || st->last || t->nr > cap ||
-	    !dunwind_replay_syscall(st))
+	if (!t || !st->kept || st->done || st->last || t->nr > cap || (user && !t->nr))
 		return NULL;
 	if (!dunwind_replay_match(t, st->regs, &u, st->lo, st->hi)) {
 		t->valid = false;
+		if (user)
+			dunwind_replay_missed(t);
 		return NULL;
 	}
 	memcpy(ips, t->ips, t->nr * sizeof(u64));
+	if (user) {
+		ips[0] = u.ip;
+		t->misses = 0;
+	}
 	return t;
 }
 
@@ -170,7 +195,7 @@ static const struct dunwind_walk_trace *dunwind_replay_current(struct dunwind_se
 	struct dunwind_uregs u;
 	bool same;
 
-	t = memo ? dunwind_replay_trace(memo) : NULL;
+	t = memo ? dunwind_replay_trace(memo, memo->trace) : NULL;
 	if (!t || memo->kept_mm != mm || memo->kept_gen != dunwind_registry_gen() ||
 	    syscall_get_nr(current, regs) < 0 || t->reported != dunwind_mmap_report_tag(s))
 		return NULL;
@@ -304,18 +329,26 @@ u64 dunwind_replay_sampled(struct dunwind_session *s)
  * dunwind_replay_begin() - trace the walk of @st for the slot's next walk
  * @st:		iterator just started, its walk not replayed
  *
- * Only a walk from a system call is traced; any other leaves the slot's
- * trace as it is (its registers are those of a system call).
+ * A walk from a system call goes to the slot's trace of one; a walk from
+ * user mode to the other, unless replays from there missed just before
+ * (dunwind_replay_missed()).
  *
  * Context: task_work of current.
  */
 void dunwind_replay_begin(struct dunwind_unwind *st)
 {
-	struct dunwind_walk_trace *t = st->memo->trace;
+	const bool user = !dunwind_replay_syscall(st);
+	struct dunwind_walk_trace *t = user ? st->memo->utrace : st->memo->trace;
 
-	if (!t || !dunwind_replay_syscall(st))
+	if (!t)
 		return;
+	if (user && t->skip) {
+		t->skip--;
+		return;
+	}
 	t->valid = false;
+	t->pc_lo = 0;
+	t->pc_hi = 0;
 	t->aux_used = false;
 	t->fp_used = false;
 	t->fp_src = DUNWIND_TRACE_FP_REGS;
@@ -379,6 +412,9 @@ struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u
  */
 void dunwind_replay_answered(struct dunwind_walk_trace *t, u64 cookie)
 {
+	/* A walk from user mode is not replayed in the kernel. */
+	if (t->user)
+		return;
 	t->cookie = cookie;
 	t->cookie_tid = task_pid_nr(current);
 }

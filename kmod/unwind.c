@@ -322,6 +322,9 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 	if (ret == -EINTR)
 		return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 	if (!ret) {
+		/* A table's rule for the first frame: where a walk from user mode replays. */
+		if (st->exact && st->trace)
+			dunwind_trace_first_rule(st->trace, (*rule)->pc_lo, (*rule)->pc_hi);
 		if ((*rule)->outermost)
 			return dunwind_unwind_end(st, DUNWIND_STOP_END);
 		return true;
@@ -548,6 +551,7 @@ void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
 	if (!memo) {
 		st->own.rules = NULL;
 		st->own.trace = NULL;
+		st->own.utrace = NULL;
 	}
 	/* Before any lookup: a registration during the walk voids the kept memo. */
 	st->reg_gen = dunwind_registry_gen();

@@ -152,6 +152,18 @@ struct dunwind_trace_read {
 
 struct dunwind_walk_trace {
 	unsigned long ip, sp, fp, aux;	/* the registers the walk started from */
+	/*
+	 * A walk from user mode (@user): any IP in [@pc_lo, @pc_hi), the
+	 * range of the first frame's table rule, takes the same steps from
+	 * the same SP, FP and aux (a replay puts its own IP first).  Empty:
+	 * no table rule for the first frame, no replay.  A replay that
+	 * misses (@misses in a row) leaves the next 2^@misses - 1 walks of
+	 * user mode untraced (@skip), so that a thread whose stack changes
+	 * from sample to sample seldom pays for a trace.
+	 */
+	bool user;
+	unsigned long pc_lo, pc_hi;
+	u8 skip, misses;
 	bool valid;			/* a walk to replay is here ... */
 	u64 gen;			/* ... while this is the memo's @rules_gen */
 	bool aux_used;			/* ... that used @aux */
@@ -222,6 +234,18 @@ static __always_inline void dunwind_trace_fp_read(struct dunwind_walk_trace *t, 
 	t->fp_src = DUNWIND_TRACE_FP_READ;
 }
 
+/*
+ * The first frame's rule of a traced walk, found by a table for @pc_lo
+ * <= PC < @pc_hi: the range a walk from user mode replays at.  Context: any.
+ */
+static inline void dunwind_trace_first_rule(struct dunwind_walk_trace *t, u64 pc_lo, u64 pc_hi)
+{
+	if (t && t->pc_lo == t->pc_hi) {
+		t->pc_lo = pc_lo;
+		t->pc_hi = pc_hi;
+	}
+}
+
 /* The walk of @t depends on what a replay cannot check.  Context: any. */
 static inline void dunwind_trace_poison(struct dunwind_walk_trace *t)
 {
@@ -238,8 +262,7 @@ void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
 			  struct dunwind_sframe_memo *memo, bool barrier);
 void dunwind_unwind_next(struct dunwind_unwind *st);
 void dunwind_unwind_keep(struct dunwind_unwind *st);
-const struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips,
-						unsigned int cap);
+struct dunwind_walk_trace *dunwind_replay(struct dunwind_unwind *st, u64 *ips, unsigned int cap);
 void dunwind_replay_begin(struct dunwind_unwind *st);
 void dunwind_replay_answered(struct dunwind_walk_trace *t, u64 cookie);
 struct dunwind_walk_trace *dunwind_replay_end(struct dunwind_unwind *st, const u64 *ips,

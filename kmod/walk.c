@@ -28,7 +28,7 @@ struct dunwind_walk {
 	void **interp;			/* the slot's interpreter scratch */
 	struct dunwind_vma_memo *stack;	/* the slot's stack mapping */
 	struct dunwind_sframe_memo *memo;	/* the slot's last walk's, or NULL */
-	struct dunwind_walk_trace *trace;	/* the memo's trace if @ips are its frames */
+	struct dunwind_walk_trace *trace;	/* the memo's trace that @ips are the frames of */
 	unsigned int nr;
 	unsigned int cap;		/* room at @ips */
 	unsigned int max;
@@ -56,7 +56,8 @@ static int dunwind_walk_grow(struct dunwind_walk *w)
 
 /*
  * A pending slot's memo of its walks (struct dunwind_sframe_memo), with
- * room for the rules it keeps and its last walk's trace (kmod/replay.c);
+ * room for the rules it keeps and its last walks' traces (kmod/replay.c):
+ * from a system call and from user mode;
  * none kept yet.  Return: it, or NULL.
  */
 static struct dunwind_sframe_memo *dunwind_walk_memo_alloc(void)
@@ -64,11 +65,13 @@ static struct dunwind_sframe_memo *dunwind_walk_memo_alloc(void)
 	struct dunwind_sframe_memo *memo;
 
 	memo = kzalloc(sizeof(*memo) + DUNWIND_MEMO_RULES * sizeof(*memo->rules) +
-		       sizeof(*memo->trace), GFP_KERNEL_ACCOUNT);
+		       2 * sizeof(*memo->trace), GFP_KERNEL_ACCOUNT);
 	if (!memo)
 		return NULL;
 	memo->rules = (struct dunwind_memo_rule *)(memo + 1);
 	memo->trace = (struct dunwind_walk_trace *)(memo->rules + DUNWIND_MEMO_RULES);
+	memo->utrace = memo->trace + 1;
+	memo->utrace->user = true;
 	return memo;
 }
 
@@ -160,14 +163,15 @@ int dunwind_walk_emit_replayed(struct dunwind_session *s, struct task_struct *ta
 /*
  * The frames of the slot's last walk, if this one would find the same
  * (kmod/replay.c), into @w, their cost since @c0 counted under the method
- * that found most of them.  Return: true if replayed.
+ * that found most of them.  Return: the trace replayed, or NULL.
  */
-static bool dunwind_walk_replay(struct dunwind_unwind *st, struct dunwind_walk *w, u64 c0)
+static struct dunwind_walk_trace *dunwind_walk_replay(struct dunwind_unwind *st,
+						      struct dunwind_walk *w, u64 c0)
 {
-	const struct dunwind_walk_trace *t = dunwind_replay(st, w->ips, w->cap);
+	struct dunwind_walk_trace *t = dunwind_replay(st, w->ips, w->cap);
 
 	if (!t)
-		return false;
+		return NULL;
 	w->nr = t->nr;
 	memcpy(w->nr_by, t->nr_by, sizeof(w->nr_by));
 	w->methods = t->methods;
@@ -175,7 +179,7 @@ static bool dunwind_walk_replay(struct dunwind_unwind *st, struct dunwind_walk *
 	if (t->nr)
 		w->cycles_by[dunwind_methods_top(t->nr_by) - dunwind_unwind_methods] +=
 			dunwind_cycles_since(c0, dunwind_cycles());
-	return true;
+	return t;
 }
 
 /*
@@ -202,9 +206,9 @@ static void dunwind_walk_once(struct dunwind_session *s, struct pt_regs *regs,
 	w->stop = DUNWIND_STOP_MAX_DEPTH;
 	dunwind_unwind_start(&st, s, regs, w->stack, w->memo, barrier);
 	/* Replayed and traced only where the barrier may stop it, as at its first round. */
-	if (barrier && dunwind_walk_replay(&st, w, c0)) {
+	t = barrier ? dunwind_walk_replay(&st, w, c0) : NULL;
+	if (t) {
 		dunwind_count(s, DW_CNT_WALKS_REPLAYED, 1);
-		t = st.memo->trace;
 		goto report;
 	}
 	if (barrier)

@@ -460,4 +460,115 @@ TEST(a_system_call_sampled_again_names_the_earlier_stack)
 	EXPECT_LT(stacks, in_kernel);
 }
 
+#define SPIN_ITERS	(1U << 20)
+#define SPIN_NS		1000000000ULL	/* 1 s of CPU time */
+#define SPIN_FRAMES	3		/* spin, spin_loop, the test */
+
+static unsigned long spin_ret;		/* where spin returns into spin_loop */
+
+/*
+ * Arithmetic in one rule of .sframe past its prologue: the IP moves, the
+ * stack not.  Two branches (kept so by the empty asm), so that the IP
+ * moves even where interrupts come only between basic blocks (QEMU TCG).
+ */
+static __u64 __attribute__((noinline)) spin(__u64 n)
+{
+	__u64 x = n;
+
+	spin_ret = (unsigned long)__builtin_return_address(0);
+	while (n--) {
+		if (n & 1) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			__asm__ volatile("" : "+r"(x));
+		} else {
+			x ^= x >> 7;
+			__asm__ volatile("" : "+r"(x));
+		}
+	}
+	return x;
+}
+
+/* Spin until @ns of this thread's CPU time have passed. */
+static __u64 __attribute__((noinline)) spin_loop(__u64 ns)
+{
+	struct timespec t0, t;
+	__u64 x = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		x += spin(SPIN_ITERS);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((__u64)(t.tv_sec - t0.tv_sec) * 1000000000ULL + t.tv_nsec - t0.tv_nsec < ns);
+	__asm__ volatile("" ::: "memory");
+	return x;
+}
+
+struct spin_count {
+	size_t in_spin;		/* user-mode samples whose stack returns into spin_loop */
+	size_t own_ip;		/* ... whose stack starts at the sample's own IP */
+	size_t same_outer;	/* ... with the first one's callers */
+	size_t moved;		/* ... with another first IP than the one before */
+	__u64 outer, last_ip;
+};
+
+static void spin_judge(const struct dunwind_rec_sample *s, const struct dunwind_rec_user_stack *u,
+		       void *arg)
+{
+	struct spin_count *c = arg;
+
+	if (!u || !(s->flags & DUNWIND_SAMPLE_USER_MODE) || u->nr != SPIN_FRAMES ||
+	    u->ips[1] != spin_ret)
+		return;
+	if (!c->in_spin++)
+		c->outer = u->ips[2];
+	c->own_ip += u->ips[0] == s->user_ip;
+	c->same_outer += u->ips[2] == c->outer;
+	c->moved += c->in_spin > 1 && u->ips[0] != c->last_ip;
+	c->last_ip = u->ips[0];
+}
+
+/*
+ * Sampled again and again in user mode, in the same frame past its
+ * prologue, at an IP that moves: the walks are replayed (same SP, FP and
+ * words, any IP of the first frame's rule), and each stack starts at its
+ * own sample's IP, with the same callers.
+ */
+TEST(an_ip_anywhere_in_the_same_frame_is_replayed)
+{
+	struct dunwind_stats st = { .size = sizeof(st) };
+	struct spin_count c = {};
+	struct dunwind_config cfg;
+	struct dw_records r = {};
+	struct dw_session s = { .fd = -1 };
+	int ret;
+
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	dw_records_config(&cfg, 0, gettid(), 1000);
+	cfg.max_user_frames = SPIN_FRAMES;
+	ret = dw_session_open(&s, NULL, &cfg);
+	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
+	ASSERT_EQ(0, dw_session_start(&s));
+	spin_loop(SPIN_NS);
+	ASSERT_EQ(0, dw_session_stop(&s));
+	ASSERT_LE(0, dw_records_drain(&s, &r));
+	ASSERT_EQ(0, ioctl(s.fd, DUNWIND_IOC_STATS, &st));
+	dw_session_close(&s);
+	ASSERT_EQ(0, dw_records_stitch(&r, spin_judge, &c, NULL));
+	dw_records_free(&r);
+	TH_LOG("%zu samples in spin, %zu at another IP than the last; %llu of %llu walks replayed",
+	       c.in_spin, c.moved, (unsigned long long)st.walks_replayed,
+	       (unsigned long long)st.walks);
+	EXPECT_EQ(c.in_spin, c.own_ip);
+	EXPECT_EQ(c.in_spin, c.same_outer);
+	if (!c.in_spin)
+		SKIP(return, "no stack by SFrame through spin: is this test built with -Wa,--gsframe?");
+	if (c.in_spin < 20)
+		SKIP(return, "%zu samples in spin: too few to judge", c.in_spin);
+	EXPECT_GT(c.moved, c.in_spin / 4);
+	if (!st.walks_replayed && !have_mm_seq())
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+	EXPECT_GE(st.walks_replayed, (__u64)c.in_spin / 2);
+}
+
 TEST_HARNESS_MAIN
