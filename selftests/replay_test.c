@@ -361,6 +361,20 @@ TEST_F(replay, a_changed_word_is_not_replayed)
 	EXPECT_LE(b, NR_BLOCKS / 2 + 4);
 }
 
+/* Open a session sampling this thread at 1 kHz, walks of @max_frames, and start it. */
+static void replay_sampled(struct __test_metadata *_metadata, struct dw_session *s,
+			   __u32 max_frames)
+{
+	struct dunwind_config cfg;
+	int ret;
+
+	dw_records_config(&cfg, 0, gettid(), 1000);
+	cfg.max_user_frames = max_frames;
+	ret = dw_session_open(s, NULL, &cfg);
+	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
+	ASSERT_EQ(0, dw_session_start(s));
+}
+
 /* read(2) of /dev/zero by a raw system call: the IP at kernel entry is here. */
 static long __attribute__((noinline)) read_leaf(int fd, void *buf, unsigned long len)
 {
@@ -404,22 +418,17 @@ static long __attribute__((noinline)) read_loop(int fd, void *buf, unsigned long
 TEST(a_system_call_sampled_again_names_the_earlier_stack)
 {
 	size_t i, in_kernel = 0, flagged = 0, right = 0, stacks = 0, sframe = 0;
-	struct dunwind_config cfg;
 	struct dunwind_stats st = { .size = sizeof(st) };
 	struct dw_records r = {};
 	struct dw_session s = { .fd = -1 };
 	void *buf = malloc(READ_LEN);
-	int fd = open("/dev/zero", O_RDONLY), ret;
+	int fd = open("/dev/zero", O_RDONLY);
 
 	ASSERT_NE(NULL, buf);
 	ASSERT_LE(0, fd);
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
-	dw_records_config(&cfg, 0, gettid(), 1000);
-	cfg.max_user_frames = MAX_FRAMES;
-	ret = dw_session_open(&s, NULL, &cfg);
-	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
-	ASSERT_EQ(0, dw_session_start(&s));
+	replay_sampled(_metadata, &s, MAX_FRAMES);
 	ASSERT_LT(0, read_loop(fd, buf, READ_LEN, READ_NS));
 	ASSERT_EQ(0, dw_session_stop(&s));
 	ASSERT_LE(0, dw_records_drain(&s, &r));
@@ -537,18 +546,12 @@ TEST(an_ip_anywhere_in_the_same_frame_is_replayed)
 {
 	struct dunwind_stats st = { .size = sizeof(st) };
 	struct spin_count c = {};
-	struct dunwind_config cfg;
 	struct dw_records r = {};
 	struct dw_session s = { .fd = -1 };
-	int ret;
 
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
-	dw_records_config(&cfg, 0, gettid(), 1000);
-	cfg.max_user_frames = SPIN_FRAMES;
-	ret = dw_session_open(&s, NULL, &cfg);
-	ASSERT_EQ(0, ret) TH_LOG("open: %s", strerror(-ret));
-	ASSERT_EQ(0, dw_session_start(&s));
+	replay_sampled(_metadata, &s, SPIN_FRAMES);
 	spin_loop(SPIN_NS);
 	ASSERT_EQ(0, dw_session_stop(&s));
 	ASSERT_LE(0, dw_records_drain(&s, &r));
