@@ -246,12 +246,12 @@ static int py_line(const struct dw_pysnap_code *c, __s32 insn)
  * source file, from the capture's code objects; and, for pprof, the
  * Python function itself (qualname, file, first line: @l->py_func).  One
  * the capture does not know is a marker: the chain cannot be named there.
+ * The code object is the record of the stack's time (@k->image), so an
+ * address that held two objects is two locations.
  */
-static void python_loc(struct dw_prof *p, struct dw_prof_loc *l, const struct loc_key *k,
-		       __u64 time)
+static void python_loc(struct dw_prof *p, struct dw_prof_loc *l, const struct loc_key *k)
 {
-	struct prof_priv *pp = p->priv;
-	const struct dw_pysnap_code *c = dw_pysnap_find(&pp->pysnap, k->pid, k->ip, time);
+	const struct dw_pysnap_code *c = k->image;
 	const char *name, *file;
 	long fn;
 	int line;
@@ -307,8 +307,13 @@ unsigned int prof_push_user(struct dw_prof *p, const struct dunwind_rec_user_sta
 	}
 	k = (struct loc_key){ .ip = LOC_PY_STOP_ENTRY, .kind = LOC_PY_STOP };
 	if (DW_IS_PY_FRAME(e) && i + 1 < u->nr) {
+		struct prof_priv *pp = p->priv;
+
+		/* The object at the address when the stack was taken: the key. */
 		k = (struct loc_key){ .ip = u->ips[i + 1], .kind = LOC_PY, .pid = u->pid,
-				      .insn = (__s32)(__u32)e };
+				      .insn = (__s32)(__u32)e,
+				      .image = dw_pysnap_find(&pp->pysnap, u->pid, u->ips[i + 1],
+							      u->time) };
 		i++;
 	} else if (DW_IS_PY_STOP(e)) {
 		k.ip = e & 0xff;
@@ -356,7 +361,7 @@ static long loc_get(struct dw_prof *p, const struct loc_key *k, __u64 time, stru
 						   dw_prof_stop_name((int)k->ip)));
 		break;
 	case LOC_PY:
-		python_loc(p, l, k, time);
+		python_loc(p, l, k);
 		break;
 	case LOC_PY_STOP:
 		l->marker = 1;

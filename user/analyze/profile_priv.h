@@ -45,7 +45,8 @@ enum loc_kind {
 #define LOC_PY_STOP_ENTRY	0x100	/* a tagged entry without its code, or of a kind unknown */
 
 struct loc_key {
-	const void *image;		/* process image, or NULL (kernel, markers) */
+	const void *image;		/* process image, LOC_PY: its code object's record
+				 * (dw_pysnap_find()), or NULL (kernel, markers) */
 	uint64_t ip;
 	__u32 pid;
 	__s32 insn;			/* LOC_PY: the instruction's byte offset */

@@ -71,9 +71,10 @@ static int name_frame(struct dw_pynames *n, const struct dw_pyfeed *f, __u32 pid
 	}
 	if (id >= 0) {
 		e = &n->names[id];
-		if (e->insn == insn)
+		if (e->insn == insn && (__s64)(time - e->checked) < DW_PYNAMES_RECHECK_NS)
 			return 0;
 		e->insn = insn;
+		e->checked = time;
 		/* Still the same object? Else name the new one from now on. */
 		if (dw_pycode_ident(&py->layout, &mem, code, ident) ||
 		    !memcmp(ident, e->ident, sizeof(ident)))
@@ -90,6 +91,7 @@ static int name_frame(struct dw_pynames *n, const struct dw_pyfeed *f, __u32 pid
 	e->code = code;
 	e->pid = pid;
 	e->insn = insn;
+	e->checked = time;
 	err = name_read(n, py, &types, e, time, insn);
 	n->named += !err && !e->err;
 	return err;

@@ -5,7 +5,8 @@
  * (dw_pycode_read(): qualname, file, first line, line table) and becomes
  * a DW_REC_PYCODE record of the capture (capture/pysnap.h); a known one
  * is checked again (dw_pycode_ident()) when a stack shows it at a new
- * instruction, and read again if another object took its address.
+ * instruction or DW_PYNAMES_RECHECK_NS after its last check, and read
+ * again if another object took its address.
  */
 #ifndef DW_INTERP_PYNAMES_H
 #define DW_INTERP_PYNAMES_H
@@ -18,10 +19,19 @@
 #include "interp/pyfeed.h"
 #include "util/htab.h"
 
+/*
+ * Stack time between two identity checks of a code object seen at one
+ * instruction: bounds how long a freed object's name outlives it at its
+ * address (an eval loop sampled at one handler shows one instruction for
+ * hundreds of samples).
+ */
+#define DW_PYNAMES_RECHECK_NS	(10 * 1000 * 1000LL)
+
 struct dw_pyname {
 	__u64 code;
 	__u32 pid;
 	__s32 insn;			/* the last instruction seen */
+	__u64 checked;			/* stack time of the last identity check */
 	__u64 ident[DW_PYCODE_IDENT];
 	int err;			/* the last read's, 0: named */
 };
