@@ -370,8 +370,11 @@ struct dunwind_memo_rule {
 	u64 gen;			/* the memo's @rules_gen when it was put */
 };
 
-#define DUNWIND_MEMO_RULE_BITS	5
-#define DUNWIND_MEMO_RULES	(1U << DUNWIND_MEMO_RULE_BITS)
+#define DUNWIND_MEMO_RULE_BITS	5	/* sets */
+#define DUNWIND_MEMO_WAYS	2
+#define DUNWIND_MEMO_RULES	(DUNWIND_MEMO_WAYS << DUNWIND_MEMO_RULE_BITS)
+/* dunwind_sframe_memo_rule_put() moves way 0 to way 1. */
+static_assert(DUNWIND_MEMO_WAYS == 2);
 
 /*
  * The mappings one walk has looked up, to skip the mmap lock per frame
@@ -385,9 +388,11 @@ struct dunwind_memo_rule {
  * still hold while the address space has not changed since (@kept_mm at
  * @kept_seq, as the slot's stack memo checks it) and no table was
  * registered (@kept_gen), the common case of a thread sampled again.
- * A slot's memo also keeps the rules its walks used (@rules, direct-mapped
- * by PC, valid while their @gen is the memo's @rules_gen): a frame whose
- * rule is there needs no lookup in the session's cache.
+ * A slot's memo also keeps the rules its walks used (@rules, 2-way
+ * set-associative by PC, valid while their @gen is the memo's @rules_gen):
+ * a frame whose rule is there needs no lookup in the session's cache.  Two
+ * ways: a walk through qsort met about 20 return addresses, and one-way
+ * sets of 32 sent 4 of its 9 rule changes a walk to the session's cache.
  */
 struct dunwind_sframe_memo {
 	unsigned int nr, next;
@@ -425,10 +430,11 @@ static inline void dunwind_sframe_memo_init(struct dunwind_sframe_memo *memo)
 	memo->entries = false;
 }
 
-/* Where a slot's memo keeps the rule for @pc (struct dunwind_sframe_memo.rules). */
-static inline u32 dunwind_sframe_memo_index(unsigned long pc)
+/* The set where a slot's memo keeps the rule for @pc (struct dunwind_sframe_memo.rules). */
+static inline struct dunwind_memo_rule *dunwind_sframe_memo_set(const struct dunwind_sframe_memo *memo,
+								 unsigned long pc)
 {
-	return hash_long(pc, DUNWIND_MEMO_RULE_BITS);
+	return &memo->rules[hash_long(pc, DUNWIND_MEMO_RULE_BITS) * DUNWIND_MEMO_WAYS];
 }
 
 /*
@@ -439,13 +445,15 @@ static inline const struct dunwind_urule *dunwind_sframe_memo_kept(const struct 
 								    unsigned long pc)
 {
 	const struct dunwind_memo_rule *e;
+	unsigned int w;
 
 	if (!memo->rules)
 		return NULL;
-	e = &memo->rules[dunwind_sframe_memo_index(pc)];
-	if (e->gen != memo->rules_gen || pc < e->rule.pc_lo || pc >= e->rule.pc_hi)
-		return NULL;
-	return &e->rule;
+	e = dunwind_sframe_memo_set(memo, pc);
+	for (w = 0; w < DUNWIND_MEMO_WAYS; w++, e++)
+		if (e->gen == memo->rules_gen && pc >= e->rule.pc_lo && pc < e->rule.pc_hi)
+			return &e->rule;
+	return NULL;
 }
 
 /* The usable rule a slot's memo keeps for @pc, or NULL.  Context: any. */

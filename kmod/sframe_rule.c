@@ -127,9 +127,12 @@ static void dunwind_sframe_memo_rule_put(struct dunwind_sframe_memo *memo, unsig
 
 	if (!memo->rules)
 		return;
-	e = &memo->rules[dunwind_sframe_memo_index(pc)];
-	e->rule = *rule;
-	e->gen = memo->rules_gen;
+	e = dunwind_sframe_memo_set(memo, pc);
+	/* The newest first: it takes an empty way, else the older one's. */
+	if (e[0].gen == memo->rules_gen)
+		e[1] = e[0];
+	e[0].rule = *rule;
+	e[0].gen = memo->rules_gen;
 }
 
 /*
