@@ -306,6 +306,58 @@ static int dunwind_unwind_ask(struct dunwind_unwind *st, unsigned long pc, bool 
 }
 
 /*
+ * The rule the slot's memo keeps for the first frame's @pc (struct
+ * dunwind_sframe_memo: @leaves), as @memo->rule (the last frame's rule,
+ * as the method's own lookup leaves it).  Return: true with *@rule and
+ * @st->method set.
+ */
+static bool dunwind_unwind_leaf(struct dunwind_unwind *st, unsigned long pc,
+				const struct dunwind_urule **rule)
+{
+	struct dunwind_sframe_memo *memo = st->memo;
+	const struct dunwind_urule *e = memo->leaves;
+	unsigned int i;
+
+	if (!e || memo->leaves_gen != memo->rules_gen)
+		return false;
+	for (i = 0; i < DUNWIND_MEMO_LEAVES; i++, e++) {
+		const struct dunwind_unwind_method *m;
+
+		if (pc < e->pc_lo || pc >= e->pc_hi)
+			continue;
+		m = &dunwind_unwind_methods[memo->leaf_method[i]];
+		if (!(st->allowed & m->bit))
+			return false;
+		memo->rule = *e;
+		*rule = &memo->rule;
+		st->method = m;
+		return true;
+	}
+	return false;
+}
+
+/* Keep @rule, a table's for the first frame, in the slot's memo's @leaves. */
+static void dunwind_unwind_leaf_put(struct dunwind_unwind *st, const struct dunwind_urule *rule)
+{
+	struct dunwind_sframe_memo *memo = st->memo;
+	unsigned int i;
+
+	if (!memo->leaves || st->method->guess || rule->pc_lo >= rule->pc_hi)
+		return;
+	/* The memo's rules were emptied since: so are its first frames'. */
+	if (memo->leaves_gen != memo->rules_gen) {
+		for (i = 0; i < DUNWIND_MEMO_LEAVES; i++)
+			memo->leaves[i].pc_hi = memo->leaves[i].pc_lo = 0;
+		memo->leaves_gen = memo->rules_gen;
+		memo->next_leaf = 0;
+	}
+	i = memo->next_leaf % DUNWIND_MEMO_LEAVES;
+	memo->leaves[i] = *rule;
+	memo->leaf_method[i] = st->method - dunwind_unwind_methods;
+	memo->next_leaf = i + 1;
+}
+
+/*
  * The rule that recovers the caller of the frame at @st, from the first
  * method that has one (dunwind_unwind_methods).  Return: true with *@rule
  * (valid until the next frame's) and @st->method set, or false with the
@@ -318,7 +370,13 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 
 	if (dunwind_unwind_new_stack(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_END);
-	ret = dunwind_unwind_ask(st, pc, false, rule);
+	if (st->exact && dunwind_unwind_leaf(st, pc, rule)) {
+		ret = 0;
+	} else {
+		ret = dunwind_unwind_ask(st, pc, false, rule);
+		if (!ret && st->exact)
+			dunwind_unwind_leaf_put(st, *rule);
+	}
 	if (ret == -EINTR)
 		return dunwind_unwind_end(st, DUNWIND_STOP_FAULT);
 	if (!ret) {
@@ -550,6 +608,7 @@ void dunwind_unwind_start(struct dunwind_unwind *st, struct dunwind_session *s,
 	st->memo = memo ?: &st->own;
 	if (!memo) {
 		st->own.rules = NULL;
+		st->own.leaves = NULL;
 		st->own.trace = NULL;
 		st->own.utrace = NULL;
 	}

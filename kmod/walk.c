@@ -56,20 +56,25 @@ static int dunwind_walk_grow(struct dunwind_walk *w)
 
 /*
  * A pending slot's memo of its walks (struct dunwind_sframe_memo), with
- * room for the rules it keeps and its last walks' traces (kmod/replay.c):
+ * room for the rules it keeps (by return address, and its first frames')
+ * and its last walks' traces (kmod/replay.c):
  * from a system call and from user mode;
  * none kept yet.  Return: it, or NULL.
  */
 static struct dunwind_sframe_memo *dunwind_walk_memo_alloc(void)
 {
 	struct dunwind_sframe_memo *memo;
+	const size_t size = sizeof(*memo) + DUNWIND_MEMO_RULES * sizeof(*memo->rules) +
+			    DUNWIND_MEMO_LEAVES * sizeof(*memo->leaves) + 2 * sizeof(*memo->trace);
 
-	memo = kzalloc(sizeof(*memo) + DUNWIND_MEMO_RULES * sizeof(*memo->rules) +
-		       2 * sizeof(*memo->trace), GFP_KERNEL_ACCOUNT);
+	/* One object of the 8 KiB slab per slot. */
+	BUILD_BUG_ON(size > 8192);
+	memo = kzalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!memo)
 		return NULL;
 	memo->rules = (struct dunwind_memo_rule *)(memo + 1);
-	memo->trace = (struct dunwind_walk_trace *)(memo->rules + DUNWIND_MEMO_RULES);
+	memo->leaves = (struct dunwind_urule *)(memo->rules + DUNWIND_MEMO_RULES);
+	memo->trace = (struct dunwind_walk_trace *)(memo->leaves + DUNWIND_MEMO_LEAVES);
 	memo->utrace = memo->trace + 1;
 	memo->utrace->user = true;
 	return memo;

@@ -497,17 +497,23 @@ static __u64 __attribute__((noinline)) spin(__u64 n)
 	return x;
 }
 
+/* This thread's CPU time, in ns. */
+static __u64 thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (__u64)t.tv_sec * 1000000000ULL + (__u64)t.tv_nsec;
+}
+
 /* Spin until @ns of this thread's CPU time have passed. */
 static __u64 __attribute__((noinline)) spin_loop(__u64 ns)
 {
-	struct timespec t0, t;
-	__u64 x = 0;
+	__u64 x = 0, t0 = thread_cpu_ns();
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do {
+	do
 		x += spin(SPIN_ITERS);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	} while ((__u64)(t.tv_sec - t0.tv_sec) * 1000000000ULL + t.tv_nsec - t0.tv_nsec < ns);
+	while (thread_cpu_ns() - t0 < ns);
 	__asm__ volatile("" ::: "memory");
 	return x;
 }
@@ -537,6 +543,28 @@ static void spin_judge(const struct dunwind_rec_sample *s, const struct dunwind_
 }
 
 /*
+ * Sample this thread in user mode while @work runs for SPIN_NS of its CPU
+ * time, walks of @max_frames, then hand each sample and its user stack to
+ * @judge and the session's counters to *@st.
+ */
+static void replay_user_run(struct __test_metadata *_metadata, __u32 max_frames,
+			    __u64 (*work)(__u64 ns), dw_stitched_fn judge, void *arg,
+			    struct dunwind_stats *st)
+{
+	struct dw_records r = {};
+	struct dw_session s = { .fd = -1 };
+
+	replay_sampled(_metadata, &s, max_frames);
+	work(SPIN_NS);
+	ASSERT_EQ(0, dw_session_stop(&s));
+	ASSERT_LE(0, dw_records_drain(&s, &r));
+	ASSERT_EQ(0, ioctl(s.fd, DUNWIND_IOC_STATS, st));
+	dw_session_close(&s);
+	ASSERT_EQ(0, dw_records_stitch(&r, judge, arg, NULL));
+	dw_records_free(&r);
+}
+
+/*
  * Sampled again and again in user mode, in the same frame past its
  * prologue, at an IP that moves: the walks are replayed (same SP, FP and
  * words, any IP of the first frame's rule), and each stack starts at its
@@ -546,19 +574,10 @@ TEST(an_ip_anywhere_in_the_same_frame_is_replayed)
 {
 	struct dunwind_stats st = { .size = sizeof(st) };
 	struct spin_count c = {};
-	struct dw_records r = {};
-	struct dw_session s = { .fd = -1 };
 
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
-	replay_sampled(_metadata, &s, SPIN_FRAMES);
-	spin_loop(SPIN_NS);
-	ASSERT_EQ(0, dw_session_stop(&s));
-	ASSERT_LE(0, dw_records_drain(&s, &r));
-	ASSERT_EQ(0, ioctl(s.fd, DUNWIND_IOC_STATS, &st));
-	dw_session_close(&s);
-	ASSERT_EQ(0, dw_records_stitch(&r, spin_judge, &c, NULL));
-	dw_records_free(&r);
+	replay_user_run(_metadata, SPIN_FRAMES, spin_loop, spin_judge, &c, &st);
 	TH_LOG("%zu samples in spin, %zu at another IP than the last; %llu of %llu walks replayed",
 	       c.in_spin, c.moved, (unsigned long long)st.walks_replayed,
 	       (unsigned long long)st.walks);
@@ -572,6 +591,117 @@ TEST(an_ip_anywhere_in_the_same_frame_is_replayed)
 	if (!st.walks_replayed && !have_mm_seq())
 		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
 	EXPECT_GE(st.walks_replayed, (__u64)c.in_spin / 2);
+}
+
+/*
+ * Two leaves of unlike frames (no frame pointer: one with no frame, one
+ * with 144 bytes of it on x86_64), in a section of their own so that a
+ * sample's IP says it is in one, called in turn for about a tenth of a sample period
+ * each: most walks from user mode start in the other leaf than the last
+ * walk (no replay), and each must take its own leaf's rule, which the
+ * slot keeps by range for its later first frames (struct
+ * dunwind_sframe_memo: @leaves).  Another leaf's rule would put the CFA
+ * 144 bytes off (x86_64: the return address read there is no call site;
+ * arm64: the leaves' return address is in x30, but two_leaves' is read
+ * from its frame, found from that CFA).
+ */
+#define LEAF_ITERS	(1U << 12)
+#define LEAF_FRAMES	3		/* a leaf, two_leaves, the test */
+
+static unsigned long leaf_ret[2];	/* where each leaf returns into two_leaves */
+static unsigned long two_ret;		/* where two_leaves returns into the test */
+extern const char __start_dwleaves[], __stop_dwleaves[];
+
+#define DW_LEAF __attribute__((noinline, section("dwleaves"), optimize("omit-frame-pointer")))
+
+static DW_LEAF __u64 leaf_small(__u64 n)
+{
+	__u64 x = n;
+
+	leaf_ret[0] = (unsigned long)__builtin_return_address(0);
+	while (n--) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+static DW_LEAF __u64 leaf_big(__u64 n)
+{
+	volatile unsigned char pad[256];
+	__u64 x = n;
+
+	leaf_ret[1] = (unsigned long)__builtin_return_address(0);
+	pad[0] = (unsigned char)n;
+	while (n--) {
+		x = x * 6364136223846793005ULL + pad[n & 255];
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+/* Each leaf in turn until @ns of this thread's CPU time have passed. */
+static __u64 __attribute__((noinline)) two_leaves(__u64 ns)
+{
+	__u64 x = 0, t0 = thread_cpu_ns();
+
+	two_ret = (unsigned long)__builtin_return_address(0);
+	do {
+		x += leaf_small(LEAF_ITERS);
+		x += leaf_big(LEAF_ITERS);
+	} while (thread_cpu_ns() - t0 < ns);
+	__asm__ volatile("" ::: "memory");
+	return x;
+}
+
+struct leaf_count {
+	size_t in_leaf;		/* user-mode samples at an IP of either leaf */
+	size_t right;		/* ... whose walk found two_leaves and the test after it */
+	size_t other_leaf;	/* ... whose last one was in the other leaf */
+	__u64 last_ret;
+};
+
+static void leaf_judge(const struct dunwind_rec_sample *s, const struct dunwind_rec_user_stack *u,
+		       void *arg)
+{
+	struct leaf_count *c = arg;
+	const char *ip = (const char *)(unsigned long)s->user_ip;
+
+	if (!u || !(s->flags & DUNWIND_SAMPLE_USER_MODE) || ip < __start_dwleaves ||
+	    ip >= __stop_dwleaves)
+		return;
+	c->in_leaf++;
+	if (u->nr != LEAF_FRAMES || u->ips[0] != s->user_ip ||
+	    (u->ips[1] != leaf_ret[0] && u->ips[1] != leaf_ret[1]) || u->ips[2] != two_ret)
+		return;
+	c->right++;
+	c->other_leaf += c->last_ret && u->ips[1] != c->last_ret;
+	c->last_ret = u->ips[1];
+}
+
+/*
+ * Sampled in user mode in two leaves of unlike frames by turns: every
+ * stack that starts in a leaf goes on to its caller, the first frame
+ * recovered by its own leaf's rule whichever the slot's last walk used.
+ */
+TEST(first_frames_in_two_leaves_take_each_ones_rule)
+{
+	struct dunwind_stats st = { .size = sizeof(st) };
+	struct leaf_count c = {};
+
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+	replay_user_run(_metadata, LEAF_FRAMES, two_leaves, leaf_judge, &c, &st);
+	TH_LOG("%zu samples in the leaves, %zu walked to their caller, %zu after the other leaf; "
+	       "%llu of %llu walks replayed", c.in_leaf, c.right, c.other_leaf,
+	       (unsigned long long)st.walks_replayed, (unsigned long long)st.walks);
+	if (!c.right)
+		SKIP(return, "no stack by SFrame through the leaves: is this test built with "
+		     "-Wa,--gsframe?");
+	if (c.in_leaf < 20)
+		SKIP(return, "%zu samples in the leaves: too few to judge", c.in_leaf);
+	EXPECT_EQ(c.in_leaf, c.right);
+	EXPECT_GT(c.other_leaf, c.right / 8);
 }
 
 TEST_HARNESS_MAIN
