@@ -401,8 +401,7 @@ static_assert(DUNWIND_MEMO_WAYS == 2);
  * sets of 32 sent 4 of its 9 rule changes a walk to the session's cache.
  * The first frame's rule, for an interrupted IP anywhere in a function,
  * is looked for by range among the last DUNWIND_MEMO_LEAVES such rules
- * (@leaves, with the index of the method that found each: @leaf_method),
- * all valid while @leaves_gen is @rules_gen: a qsort walk's first lookup,
+ * (@leaves: tables' rules, whose kind names their method), all valid while @leaves_gen is @rules_gen: a qsort walk's first lookup,
  * by both table methods and in the session's cache, was 680 of its 5,000
  * instructions, and its interrupted IPs fall in 16 rules or so (the
  * merge's body is cut by its early returns' pops).
@@ -416,7 +415,6 @@ struct dunwind_sframe_memo {
 	struct dunwind_memo_rule *rules;	/* DUNWIND_MEMO_RULES, or NULL */
 	struct dunwind_urule *leaves;	/* DUNWIND_MEMO_LEAVES, or NULL */
 	u64 leaves_gen;
-	u8 leaf_method[DUNWIND_MEMO_LEAVES];
 	u8 next_leaf;
 	/* The last walk's from a system call, and from user mode (kmod/replay.c), or NULL. */
 	struct dunwind_walk_trace *trace, *utrace;

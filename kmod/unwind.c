@@ -325,7 +325,7 @@ static bool dunwind_unwind_leaf(struct dunwind_unwind *st, unsigned long pc,
 
 		if (pc < e->pc_lo || pc >= e->pc_hi)
 			continue;
-		m = &dunwind_unwind_methods[memo->leaf_method[i]];
+		m = dunwind_table_method(e);
 		if (!(st->allowed & m->bit))
 			return false;
 		memo->rule = *e;
@@ -336,7 +336,10 @@ static bool dunwind_unwind_leaf(struct dunwind_unwind *st, unsigned long pc,
 	return false;
 }
 
-/* Keep @rule, a table's for the first frame, in the slot's memo's @leaves. */
+/*
+ * Keep @rule, a table's for the first frame (@st->method is the one its
+ * kind names), in the slot's memo's @leaves.
+ */
 static void dunwind_unwind_leaf_put(struct dunwind_unwind *st, const struct dunwind_urule *rule)
 {
 	struct dunwind_sframe_memo *memo = st->memo;
@@ -353,7 +356,6 @@ static void dunwind_unwind_leaf_put(struct dunwind_unwind *st, const struct dunw
 	}
 	i = memo->next_leaf % DUNWIND_MEMO_LEAVES;
 	memo->leaves[i] = *rule;
-	memo->leaf_method[i] = st->method - dunwind_unwind_methods;
 	memo->next_leaf = i + 1;
 }
 

@@ -123,6 +123,13 @@ static inline const struct dunwind_unwind_method *dunwind_methods_top(const u32 
 	return &dunwind_unwind_methods[top];
 }
 
+/* The method a table's @rule came from, by its kind.  Context: any. */
+static inline const struct dunwind_unwind_method *dunwind_table_method(const struct dunwind_urule *rule)
+{
+	return &dunwind_unwind_methods[rule->smap == DUNWIND_SMAP_REG ? DUNWIND_METHOD_REGISTERED :
+				       DUNWIND_METHOD_SFRAME];
+}
+
 /* Count @nr_by's frames under their methods' counters.  Context: any. */
 static inline void dunwind_methods_count(struct dunwind_session *s, const u32 *nr_by)
 {

@@ -179,9 +179,7 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 		}
 	}
 	if (*nr != nr0)
-		st->method = &dunwind_unwind_methods[fp_only ? DUNWIND_METHOD_FP :
-						     rule->smap == DUNWIND_SMAP_REG ?
-						     DUNWIND_METHOD_REGISTERED :
-						     DUNWIND_METHOD_SFRAME];
+		st->method = fp_only ? &dunwind_unwind_methods[DUNWIND_METHOD_FP] :
+				       dunwind_table_method(rule);
 	return *nr - nr0;
 }

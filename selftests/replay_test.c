@@ -596,8 +596,8 @@ TEST(an_ip_anywhere_in_the_same_frame_is_replayed)
 /*
  * Two leaves of unlike frames (no frame pointer: one with no frame, one
  * with 144 bytes of it on x86_64), in a section of their own so that a
- * sample's IP says it is in one, called in turn for about a tenth of a sample period
- * each: most walks from user mode start in the other leaf than the last
+ * sample's IP says it is in one, called in turn for a few thousand
+ * iterations each, far less than a sample period: many walks from user mode start in the other leaf than the last
  * walk (no replay), and each must take its own leaf's rule, which the
  * slot keeps by range for its later first frames (struct
  * dunwind_sframe_memo: @leaves).  Another leaf's rule would put the CFA
