@@ -324,7 +324,33 @@ struct dunwind_urule {
 	u8 aux;				/* DUNWIND_RULE_AUX_*: where the caller's aux is */
 	u8 nodata;			/* cached: the table has no usable rule here */
 	u8 smap;			/* the table's kind: DUNWIND_SMAP_OK or _REG */
+	u8 fast;			/* dunwind_urule_fast(), where a slot's memo keeps it */
 };
+
+/*
+ * Do @rule's slots lie below its CFA: RA's at CFA + ra_off, and FP's if
+ * saved, at offsets of -8 or less?  A frame's step then needs only an
+ * aligned CFA, not past the stack's end, with the slots it reads at or
+ * above SP (kmod/unwind.h: dunwind_step()).  Context: any.
+ */
+static __always_inline bool dunwind_urule_slots_ok(const struct dunwind_urule *rule)
+{
+	return rule->ra_off <= -(int)sizeof(long) &&
+	       (!rule->fp_saved || rule->fp_off <= -(int)sizeof(long));
+}
+
+/*
+ * Can the walk's fast loop (kmod/unwind_fast.c) step by @rule: a usable
+ * rule of a caller that is no root, with CFA and RA not in the aux
+ * register and its slots below the CFA?  Worked out once where a slot's
+ * memo keeps the rule (@fast), so that the loop's change of rules tests
+ * one byte.  Context: any.
+ */
+static __always_inline bool dunwind_urule_fast(const struct dunwind_urule *rule)
+{
+	return !rule->nodata && !rule->outermost && !rule->cfa_aux && !rule->ra_aux &&
+	       dunwind_urule_slots_ok(rule);
+}
 
 /*
  * dunwind_urule.aux: where the caller's aux register (struct

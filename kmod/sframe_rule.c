@@ -132,6 +132,7 @@ static void dunwind_sframe_memo_rule_put(struct dunwind_sframe_memo *memo, unsig
 	if (e[0].gen == memo->rules_gen)
 		e[1] = e[0];
 	e[0].rule = *rule;
+	e[0].rule.fast = dunwind_urule_fast(rule);
 	e[0].gen = memo->rules_gen;
 }
 

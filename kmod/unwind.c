@@ -472,7 +472,6 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 {
 	struct dunwind_frame f = { .ip = st->ip, .sp = st->sp, .fp = st->fp };
 	const struct dunwind_urule *rule;
-	struct dunwind_step_rule r;
 	unsigned long base = st->sp, lr = 0;
 	u8 stop;
 
@@ -482,11 +481,10 @@ static bool dunwind_unwind_step(struct dunwind_unwind *st)
 		base = st->fp;
 	else if (rule->cfa_aux && !dunwind_unwind_aux(st, &base))
 		return dunwind_unwind_end(st, DUNWIND_STOP_NO_INFO);
-	dunwind_step_rule(rule, &r);
 	if (!rule->ra_aux)
-		stop = dunwind_step(&r, &f, base, st->hi, st->exact, false, st->trace);
+		stop = dunwind_step(rule, &f, base, st->hi, st->exact, false, st->trace, false);
 	else if (dunwind_unwind_aux(st, &lr))
-		stop = dunwind_step_lr(&r, &f, base, st->hi, st->exact, lr, st->trace);
+		stop = dunwind_step_lr(rule, &f, base, st->hi, st->exact, lr, st->trace);
 	else
 		stop = DUNWIND_STOP_NO_INFO;
 	/*

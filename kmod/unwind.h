@@ -290,43 +290,17 @@ struct dunwind_frame {
 	unsigned long ip, sp, fp;
 };
 
-/*
- * A rule's offsets as dunwind_step() uses them, taken once per rule: a run
- * of frames of one rule keeps them in registers (stores to the IP array
- * could alias the rule itself).  A slot at CFA + off lies in [SP, CFA - 8]
- * exactly when off <= -8 (@slots_ok) and CFA - SP >= -off; so a frame
- * needs only an aligned CFA, not past the stack's end, with CFA - SP at
- * least @dmin (@dmin_ra where FP's slot is not read).
- */
-struct dunwind_step_rule {
-	long cfa_off, ra_off, fp_off;
-	long dmin, dmin_ra;
-	bool cfa_fp, fp_saved, slots_ok;
-};
-
-static __always_inline void dunwind_step_rule(const struct dunwind_urule *rule,
-					      struct dunwind_step_rule *r)
-{
-	r->cfa_off = rule->cfa_off;
-	r->ra_off = rule->ra_off;
-	r->fp_off = rule->fp_off;
-	r->cfa_fp = rule->cfa_fp;
-	r->fp_saved = rule->fp_saved;
-	r->slots_ok = r->ra_off <= -(long)sizeof(long) &&
-		      (!r->fp_saved || r->fp_off <= -(long)sizeof(long));
-	r->dmin_ra = -r->ra_off;
-	r->dmin = max(r->dmin_ra, r->fp_saved ? -r->fp_off : 0L);
-}
-
 /**
- * dunwind_step() - the caller of frame @f by rule @r: the walk's one step
- * @r:		the rule (dunwind_step_rule())
+ * dunwind_step() - the caller of frame @f by @rule: the walk's one step
+ * @rule:	the rule (its CFA's base register: @base)
  * @f:		the frame, set to its caller on success
  * @base:	the value of the CFA's base register (SP, FP or aux)
  * @hi:		the end of the stack mapping that holds @f->sp
  * @exact:	@f->ip was interrupted, not a return address
  * @open:	the caller holds a user access window over [@f->sp, @hi)
  * @t:		the walk's trace (its reads are noted), or NULL
+ * @checked:	the caller found dunwind_urule_slots_ok(@rule) already (the
+ *		fast loop, once per rule)
  *
  * The CFA must be 8-byte aligned, strictly above SP and inside the stack
  * mapping; the slots read lie below the CFA and at or above SP.  In an
@@ -336,38 +310,43 @@ static __always_inline void dunwind_step_rule(const struct dunwind_urule *rule,
  * a caller stands at a call, where nothing was popped.  Both slots are
  * read in one user access window (copy_from_user() costs several times as
  * many instructions for 16 bytes).  The full step (kmod/unwind.c) and the
- * fast loop (kmod/unwind_fast.c, with @exact and @open constants) call it.
+ * fast loop (kmod/unwind_fast.c, with @exact, @open and @checked
+ * constants) call it, the fast loop with @rule in memory, not copied to
+ * the stack: a run of frames changes rules often (qsort's merge: at 9 of
+ * 14 frames), and each change was a copy of the rule and its offsets.
  *
  * Context: faultable.
  * Return: 0, or DUNWIND_STOP_BAD_FRAME or DUNWIND_STOP_FAULT with @f
  * unchanged.
  */
-static __always_inline u8 dunwind_step(const struct dunwind_step_rule *r, struct dunwind_frame *f,
+static __always_inline u8 dunwind_step(const struct dunwind_urule *rule, struct dunwind_frame *f,
 				       unsigned long base, unsigned long hi, bool exact, bool open,
-				       struct dunwind_walk_trace *t)
+				       struct dunwind_walk_trace *t, bool checked)
 {
-	const unsigned long cfa = base + r->cfa_off;
-	const bool fp_read = r->fp_saved && !(exact && cfa + r->fp_off < f->sp);
-	const long dmin = fp_read ? r->dmin : r->dmin_ra;
+	const long ra_off = rule->ra_off, fp_off = rule->fp_off;
+	const unsigned long cfa = base + (long)rule->cfa_off;
+	const bool fp_read = rule->fp_saved && !(exact && cfa + fp_off < f->sp);
+	/* The lowest slot read; CFA - SP cannot wrap: both lie in the stack mapping. */
+	const long lo_off = fp_read ? min(ra_off, fp_off) : ra_off, d = cfa - f->sp;
 	unsigned long ra, fp = f->fp;
 
 	/* Even a frame found bad by its CFA depends on the FP it is based on. */
-	if (t && r->cfa_fp)
+	if (t && rule->cfa_fp)
 		dunwind_trace_fp(t);
-	/* CFA - SP cannot wrap: both lie in the stack mapping. */
-	if (!r->slots_ok || cfa & (sizeof(long) - 1) || cfa > hi || (long)(cfa - f->sp) < dmin)
+	if ((!checked && !dunwind_urule_slots_ok(rule)) || cfa & (sizeof(long) - 1) || cfa > hi ||
+	    d + lo_off < 0)
 		return DUNWIND_STOP_BAD_FRAME;
-	if (!open && !user_access_begin((const void __user *)(cfa - dmin), dmin))
+	if (!open && !user_access_begin((const void __user *)(cfa + lo_off), -lo_off))
 		return DUNWIND_STOP_FAULT;
-	unsafe_get_user(ra, (const unsigned long __user *)(cfa + r->ra_off), fault);
+	unsafe_get_user(ra, (const unsigned long __user *)(cfa + ra_off), fault);
 	if (fp_read)
-		unsafe_get_user(fp, (const unsigned long __user *)(cfa + r->fp_off), fault);
+		unsafe_get_user(fp, (const unsigned long __user *)(cfa + fp_off), fault);
 	if (!open)
 		user_access_end();
 	if (t) {
-		dunwind_trace_read(t, cfa + r->ra_off, ra);
+		dunwind_trace_read(t, cfa + ra_off, ra);
 		if (fp_read)
-			dunwind_trace_fp_read(t, cfa + r->fp_off, fp);
+			dunwind_trace_fp_read(t, cfa + fp_off, fp);
 	}
 	ra = dunwind_arch_user_ra(ra);
 	/* A zero or kernel return address is no frame (roots end before a step): one compare. */
@@ -388,7 +367,7 @@ fault:
  * dunwind_step_lr() - dunwind_step() for a rule whose RA is still in the
  * link register (rule->ra_aux: arm64 before a prologue saved x30, after
  * an epilogue restored it)
- * @r, @f, @base, @hi: as for dunwind_step()
+ * @rule, @f, @base, @hi: as for dunwind_step()
  * @lr:		the frame's link register, known (the interrupted frame's or a
  *		signal frame's)
  * @t:		as for dunwind_step()
@@ -401,20 +380,20 @@ fault:
  * Return: 0, or DUNWIND_STOP_BAD_FRAME or DUNWIND_STOP_FAULT with @f
  * unchanged.
  */
-static inline u8 dunwind_step_lr(const struct dunwind_step_rule *r, struct dunwind_frame *f,
+static inline u8 dunwind_step_lr(const struct dunwind_urule *rule, struct dunwind_frame *f,
 				 unsigned long base, unsigned long hi, bool exact,
 				 unsigned long lr, struct dunwind_walk_trace *t)
 {
-	const unsigned long cfa = base + r->cfa_off;
-	const unsigned long fp_at = cfa + r->fp_off;
+	const unsigned long cfa = base + (long)rule->cfa_off;
+	const unsigned long fp_at = cfa + (long)rule->fp_off;
 	unsigned long ra = dunwind_arch_user_ra(lr), fp = f->fp;
 
-	if (t && r->cfa_fp)
+	if (t && rule->cfa_fp)
 		dunwind_trace_fp(t);
 	if (cfa & (sizeof(long) - 1) || cfa > hi || cfa < f->sp)
 		return DUNWIND_STOP_BAD_FRAME;
-	if (r->fp_saved && !(exact && fp_at < f->sp)) {
-		if (r->fp_off > -(long)sizeof(long) || fp_at < f->sp)
+	if (rule->fp_saved && !(exact && fp_at < f->sp)) {
+		if (rule->fp_off > -(int)sizeof(long) || fp_at < f->sp)
 			return DUNWIND_STOP_BAD_FRAME;
 		if (get_user(fp, (const unsigned long __user *)fp_at)) {
 			dunwind_trace_poison(t);
