@@ -449,6 +449,13 @@ struct dunwind_sframe_memo {
 	bool entries;
 	unsigned long entry, ld_entry;
 	/*
+	 * The last two mappings the last walk's dunwind_mmap_report() found
+	 * reported under @reported_tag (0: none), as [lo, lo + len): where a
+	 * kept memo's next walk starts looking (kmod/mmap.c).
+	 */
+	unsigned long reported_lo[2], reported_len[2];
+	u64 reported_tag;
+	/*
 	 * dunwind_sframe_rule()'s result: the last frame's rule, its range
 	 * cut to the mapping it came from (empty after a frame with none).
 	 * A frame at a PC it covers (recursion: one return address for
@@ -469,6 +476,7 @@ static inline void dunwind_sframe_memo_init(struct dunwind_sframe_memo *memo)
 	memo->kept_mm = NULL;
 	memo->rules_gen++;
 	memo->entries = false;
+	memo->reported_tag = 0;
 }
 
 /* The set where a slot's memo keeps the rule for @pc (struct dunwind_sframe_memo.rules). */

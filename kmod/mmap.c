@@ -274,6 +274,10 @@ u64 dunwind_mmap_report_tag(struct dunwind_session *s)
  * @ips:	user IPs of one walk
  * @nr:		how many
  *
+ * The last two mappings it met are where @memo's next walk starts: they
+ * hold while the memo does (the address space unchanged since,
+ * dunwind_sframe_memo_init() otherwise) and the tag is the same.
+ *
  * Context: task_work (may sleep and fault), current's address space.
  * Return: dunwind_mmap_report_tag() if the mapping of every IP has been
  * reported, 0 if one could not be (no mapping there, a record lost): a
@@ -282,7 +286,7 @@ u64 dunwind_mmap_report_tag(struct dunwind_session *s)
 u64 dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *memo,
 			const u64 *ips, unsigned int nr)
 {
-	unsigned long lo[4] = {}, hi[4] = {}, cur_lo = 0, cur_len = 0;
+	unsigned long lo[4] = {}, hi[4] = {}, cur_lo = 0, cur_len = 0, prev_lo = 0, prev_len = 0;
 	struct dunwind_mmap_key key = {};
 	unsigned int i, j, next = 0;
 	char *buf = NULL;
@@ -290,12 +294,29 @@ u64 dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *m
 
 	might_fault();
 	dunwind_mmap_key_current(s, &key);
+	if (memo->reported_tag == dunwind_mmap_tag(&key)) {
+		cur_lo = memo->reported_lo[0];
+		cur_len = memo->reported_len[0];
+		prev_lo = memo->reported_lo[1];
+		prev_len = memo->reported_len[1];
+	}
 	for (i = 0; i < nr; i++) {
 		unsigned long l, h;
 
-		/* Most IPs lie in the same mapping as the IP before. */
+		/*
+		 * Most IPs lie in the same mapping as the IP before, and most
+		 * others in the one before that (a program's callbacks from
+		 * its library: qsort's, at 5 of 16 frames).
+		 */
 		if (ips[i] - cur_lo < cur_len)
 			continue;
+		if (ips[i] - prev_lo < prev_len) {
+			swap(cur_lo, prev_lo);
+			swap(cur_len, prev_len);
+			continue;
+		}
+		prev_lo = cur_lo;
+		prev_len = cur_len;
 		/*
 		 * The others mostly in one the walk met, reported already;
 		 * else in one of the last few looked up under the mmap lock.
@@ -318,5 +339,12 @@ u64 dunwind_mmap_report(struct dunwind_session *s, struct dunwind_sframe_memo *m
 		cur_len = h - l;
 	}
 	kfree(buf);
-	return all ? dunwind_mmap_tag(&key) : 0;
+	if (!all)
+		return 0;
+	memo->reported_lo[0] = cur_lo;
+	memo->reported_len[0] = cur_len;
+	memo->reported_lo[1] = prev_lo;
+	memo->reported_len[1] = prev_len;
+	memo->reported_tag = dunwind_mmap_tag(&key);
+	return memo->reported_tag;
 }
