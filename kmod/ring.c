@@ -168,17 +168,20 @@ static u64 dunwind_ring_used(struct dunwind_ring *r)
 /*
  * Write a LOST record if drops happened since the last one and it fits.
  * Called with @lock held; the record is complete before the lock drops.
+ * Return: the room left (@avail, less the record if it was written).
  */
-static void dunwind_ring_flush_lost(struct dunwind_ring *r, u64 avail, u32 need)
+static u64 dunwind_ring_flush_lost(struct dunwind_ring *r, u64 avail, u32 need)
 {
-	struct dunwind_rec_lost rec = {};
+	/* Zeroed only when written: every record's write comes here. */
+	struct dunwind_rec_lost rec __uninitialized;
 	struct dunwind_rec_header *hdr;
 	u64 total = atomic64_read(&r->lost[0]);
 	int i;
 
 	lockdep_assert_held(&r->lock);
 	if (total == r->lost_reported[0] || avail < sizeof(rec) + need)
-		return;
+		return avail;
+	memset(&rec, 0, sizeof(rec));
 	rec.hdr.size = sizeof(rec);
 	rec.time = ktime_get_mono_fast_ns();
 	for (i = 0; i < DUNWIND_REC_MAX; i++) {
@@ -192,6 +195,7 @@ static void dunwind_ring_flush_lost(struct dunwind_ring *r, u64 avail, u32 need)
 	/* Pairs with the recorder's load-acquire of hdr->type. */
 	smp_store_release(&hdr->type, DUNWIND_REC_LOST);
 	r->head += sizeof(rec);
+	return avail - sizeof(rec);
 }
 
 static void dunwind_ring_drop(struct dunwind_ring *r, u32 type)
@@ -243,9 +247,7 @@ int dunwind_ring_write(struct dunwind_ring *r, const void *head, u32 head_len,
 	} else {
 		raw_spin_lock_irqsave(&r->lock, flags);
 	}
-	avail = r->size - dunwind_ring_used(r);
-	dunwind_ring_flush_lost(r, avail, len);
-	avail = r->size - dunwind_ring_used(r);
+	avail = dunwind_ring_flush_lost(r, r->size - dunwind_ring_used(r), len);
 	if (avail < len) {
 		raw_spin_unlock_irqrestore(&r->lock, flags);
 		dunwind_ring_drop(r, src->type);
