@@ -25,12 +25,22 @@ static inline __u64 dunwind_unzigzag(__u64 z)
 	return (z >> 1) ^ (0 - (z & 1));
 }
 
-/* @z as LEB128 at @dst (room for DUNWIND_IPCODE_MAX bytes); the bytes written. */
+/*
+ * @z as LEB128 at @dst (room for DUNWIND_IPCODE_MAX bytes); the bytes
+ * written.  Two bytes a round while three or more are left: a difference
+ * across files takes seven, and the module codes every IP of a walk.
+ */
 static inline __u32 dunwind_leb128_put(__u8 *dst, __u64 z)
 {
 	__u32 n = 0;
 
-	while (z >= 0x80) {
+	while (z >= 0x4000) {
+		dst[n] = (__u8)(z | 0x80);
+		dst[n + 1] = (__u8)(z >> 7 | 0x80);
+		n += 2;
+		z >>= 14;
+	}
+	if (z >= 0x80) {
 		dst[n++] = (__u8)(z | 0x80);
 		z >>= 7;
 	}

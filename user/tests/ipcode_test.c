@@ -79,6 +79,34 @@ TEST(coded_stacks_pass_and_take_the_bytes_they_were_coded_in)
 	EXPECT_EQ(0, bad);
 }
 
+/*
+ * dunwind_leb128_put() writes two bytes a round: every length of value,
+ * at each end of its range, must still take the fewest LEB128 bytes (one
+ * per 7 bits), decode back, and write nothing past them.
+ */
+TEST(values_of_every_length_code_in_the_fewest_bytes_and_decode_back)
+{
+	__u64 v[3];
+	int bits, k, bad = 0;
+
+	for (bits = 0; bits <= 64; bits++) {
+		v[0] = bits ? 1ULL << (bits - 1) : 0;
+		v[1] = bits == 64 ? ~0ULL : bits ? (1ULL << bits) - 1 : 0;
+		v[2] = v[0] | (rnd() & v[1]);
+		for (k = 0; k < 3; k++) {
+			__u8 buf[DUNWIND_IPCODE_MAX + 1];
+			__u32 want = bits ? (__u32)(bits + 6) / 7 : 1, pos = 0;
+			__u64 z = ~v[k];
+
+			memset(buf, 0xee, sizeof(buf));
+			bad += dunwind_leb128_put(buf, v[k]) != want;
+			bad += buf[want] != 0xee;
+			bad += dunwind_leb128_get(buf, want, &pos, &z) || pos != want || z != v[k];
+		}
+	}
+	EXPECT_EQ(0, bad);
+}
+
 TEST(a_wrong_ip_count_gets_the_verdict_of_decoding)
 {
 	__u8 buf[ROOM];
