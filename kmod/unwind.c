@@ -337,6 +337,40 @@ static bool dunwind_unwind_leaf(struct dunwind_unwind *st, unsigned long pc,
 }
 
 /*
+ * A first frame's rule among those the slot's memo keeps for return
+ * addresses (struct dunwind_sframe_memo: @rules), by range: the row of a
+ * function's body often holds its call sites too.  Asked where the
+ * @leaves have none, before the methods (whose lookup of a PC not met
+ * before reads the table: about 4,400 instructions for libc's merge).
+ * Return: true with *@rule (@memo->rule) and @st->method set.
+ */
+static bool dunwind_unwind_leaf_kept(struct dunwind_unwind *st, unsigned long pc,
+				     const struct dunwind_urule **rule)
+{
+	struct dunwind_sframe_memo *memo = st->memo;
+	const struct dunwind_memo_rule *e = memo->rules;
+	unsigned int i;
+
+	if (!e)
+		return false;
+	for (i = 0; i < DUNWIND_MEMO_RULES; i++, e++) {
+		const struct dunwind_unwind_method *m;
+
+		if (e->gen != memo->rules_gen || e->rule.nodata || pc < e->rule.pc_lo ||
+		    pc >= e->rule.pc_hi)
+			continue;
+		m = dunwind_table_method(&e->rule);
+		if (!(st->allowed & m->bit))
+			return false;
+		memo->rule = e->rule;
+		*rule = &memo->rule;
+		st->method = m;
+		return true;
+	}
+	return false;
+}
+
+/*
  * Keep @rule, a table's for the first frame (@st->method is the one its
  * kind names), in the slot's memo's @leaves.
  */
@@ -373,6 +407,9 @@ static bool dunwind_unwind_rule(struct dunwind_unwind *st, const struct dunwind_
 	if (dunwind_unwind_new_stack(st))
 		return dunwind_unwind_end(st, DUNWIND_STOP_END);
 	if (st->exact && dunwind_unwind_leaf(st, pc, rule)) {
+		ret = 0;
+	} else if (st->exact && dunwind_unwind_leaf_kept(st, pc, rule)) {
+		dunwind_unwind_leaf_put(st, *rule);
 		ret = 0;
 	} else {
 		ret = dunwind_unwind_ask(st, pc, false, rule);

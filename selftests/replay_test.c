@@ -691,17 +691,153 @@ TEST(first_frames_in_two_leaves_take_each_ones_rule)
 
 	if (access(DUNWIND_DEVICE, F_OK))
 		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+#ifndef DW_GSFRAME
+	SKIP(return, "built without -Wa,--gsframe: no table covers the leaves");
+#endif
 	replay_user_run(_metadata, LEAF_FRAMES, two_leaves, leaf_judge, &c, &st);
 	TH_LOG("%zu samples in the leaves, %zu walked to their caller, %zu after the other leaf; "
 	       "%llu of %llu walks replayed", c.in_leaf, c.right, c.other_leaf,
 	       (unsigned long long)st.walks_replayed, (unsigned long long)st.walks);
-	if (!c.right)
-		SKIP(return, "no stack by SFrame through the leaves: is this test built with "
-		     "-Wa,--gsframe?");
 	if (c.in_leaf < 20)
 		SKIP(return, "%zu samples in the leaves: too few to judge", c.in_leaf);
 	EXPECT_EQ(c.in_leaf, c.right);
 	EXPECT_GT(c.other_leaf, c.right / 8);
+}
+
+/*
+ * More functions than the slot keeps first frames' rules for, each with
+ * a frame of its own size (64 to 1280 bytes, no frame pointer), in a
+ * section of their own, run by turns: each first calls tick() from its
+ * body for a while, then spins in that body.  The walks of tick's
+ * samples step through the return address into the body, whose rule (the
+ * body's row: the call site's and the loop's) the slot's memo keeps; the
+ * first samples in the body after the other functions' turns find that
+ * rule by range among the kept ones (struct dunwind_sframe_memo: @rules),
+ * the leaves having forgotten it.  Another function's rule would put the
+ * CFA off by a multiple of 64 bytes.
+ */
+#define BODY_FNS	20		/* more than DUNWIND_MEMO_LEAVES */
+#define BODY_FRAMES	3		/* a body, body_turns, the test */
+#define BODY_TICK_NS	2000000ULL	/* CPU time in tick() calls, each turn */
+#define BODY_SPIN_NS	4000000ULL	/* ... then in the body */
+
+static unsigned long body_ret;		/* where the bodies return into body_turns */
+static unsigned long turns_ret;		/* where body_turns returns */
+extern const char __start_dwbody[], __stop_dwbody[];
+
+static __u64 __attribute__((noinline)) tick(__u64 x)
+{
+	unsigned int i;
+
+	for (i = 0; i < 256; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+#define DW_BODY_FN(k)									\
+static __attribute__((noinline, section("dwbody"), optimize("omit-frame-pointer")))	\
+__u64 body_##k(__u64 x)									\
+{											\
+	volatile unsigned char pad[64 * (k + 1)];					\
+	__u64 t0 = thread_cpu_ns();							\
+	unsigned int i;									\
+											\
+	body_ret = (unsigned long)__builtin_return_address(0);				\
+	pad[0] = (unsigned char)x;							\
+	do										\
+		x = tick(x);								\
+	while (thread_cpu_ns() - t0 < BODY_TICK_NS);					\
+	t0 = thread_cpu_ns();								\
+	do {										\
+		for (i = 0; i < 4096; i++) {						\
+			x = x * 6364136223846793005ULL + pad[i % sizeof(pad)];		\
+			__asm__ volatile("" : "+r"(x));					\
+		}									\
+	} while (thread_cpu_ns() - t0 < BODY_SPIN_NS);					\
+	return x;									\
+}
+
+DW_BODY_FN(0) DW_BODY_FN(1) DW_BODY_FN(2) DW_BODY_FN(3) DW_BODY_FN(4)
+DW_BODY_FN(5) DW_BODY_FN(6) DW_BODY_FN(7) DW_BODY_FN(8) DW_BODY_FN(9)
+DW_BODY_FN(10) DW_BODY_FN(11) DW_BODY_FN(12) DW_BODY_FN(13) DW_BODY_FN(14)
+DW_BODY_FN(15) DW_BODY_FN(16) DW_BODY_FN(17) DW_BODY_FN(18) DW_BODY_FN(19)
+
+static __u64 (*const bodies[BODY_FNS])(__u64) = {
+	body_0, body_1, body_2, body_3, body_4, body_5, body_6, body_7, body_8, body_9,
+	body_10, body_11, body_12, body_13, body_14, body_15, body_16, body_17, body_18, body_19,
+};
+
+/* Each body's turn in order until @ns of this thread's CPU time have passed. */
+static __u64 __attribute__((noinline)) body_turns(__u64 ns)
+{
+	__u64 x = 0, t0 = thread_cpu_ns();
+	unsigned int k;
+
+	turns_ret = (unsigned long)__builtin_return_address(0);
+	do {
+		for (k = 0; k < BODY_FNS; k++)
+			x += bodies[k](x);
+	} while (thread_cpu_ns() - t0 < ns);
+	__asm__ volatile("" ::: "memory");
+	return x;
+}
+
+struct body_count {
+	size_t in_body;		/* user-mode samples at an IP of a body */
+	size_t right;		/* ... whose walk found body_turns and the test after it */
+	__u32 seen;		/* the bodies walked right from, a bit each */
+};
+
+static void body_judge(const struct dunwind_rec_sample *s, const struct dunwind_rec_user_stack *u,
+		       void *arg)
+{
+	struct body_count *c = arg;
+	const char *ip = (const char *)(unsigned long)s->user_ip;
+	unsigned int k, best = 0;
+	unsigned long at;
+
+	if (!u || !(s->flags & DUNWIND_SAMPLE_USER_MODE) || ip < __start_dwbody ||
+	    ip >= __stop_dwbody)
+		return;
+	c->in_body++;
+	if (u->nr != BODY_FRAMES || u->ips[0] != s->user_ip || u->ips[1] != body_ret ||
+	    u->ips[2] != turns_ret)
+		return;
+	c->right++;
+	/* The body it was in: the last that starts at or below its IP. */
+	for (k = 0, at = 0; k < BODY_FNS; k++)
+		if ((unsigned long)bodies[k] <= s->user_ip && (unsigned long)bodies[k] >= at) {
+			at = (unsigned long)bodies[k];
+			best = k;
+		}
+	c->seen |= 1U << best;
+}
+
+/*
+ * Sampled in user mode in the bodies of more functions than the slot
+ * keeps first frames' rules for, each after calls out of that body:
+ * every stack that starts in a body goes on to its caller, the first
+ * frame recovered by its own function's rule.
+ */
+TEST(a_first_frame_in_a_body_it_called_out_of_takes_that_bodys_rule)
+{
+	struct dunwind_stats st = { .size = sizeof(st) };
+	struct body_count c = {};
+
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+#ifndef DW_GSFRAME
+	SKIP(return, "built without -Wa,--gsframe: no table covers the bodies");
+#endif
+	replay_user_run(_metadata, BODY_FRAMES, body_turns, body_judge, &c, &st);
+	TH_LOG("%zu samples in the bodies, %zu walked to their caller, from %d of %d bodies",
+	       c.in_body, c.right, __builtin_popcount(c.seen), BODY_FNS);
+	if (c.in_body < 40)
+		SKIP(return, "%zu samples in the bodies: too few to judge", c.in_body);
+	EXPECT_EQ(c.in_body, c.right);
+	EXPECT_GT(__builtin_popcount(c.seen), 16);
 }
 
 TEST_HARNESS_MAIN
