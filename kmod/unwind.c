@@ -342,6 +342,9 @@ static bool dunwind_unwind_leaf(struct dunwind_unwind *st, unsigned long pc,
  * function's body often holds its call sites too.  Asked where the
  * @leaves have none, before the methods (whose lookup of a PC not met
  * before reads the table: about 4,400 instructions for libc's merge).
+ * Not where the memo was emptied since the last first frame was kept
+ * (on 6.1 at every walk): the first frame is a walk's first lookup, so
+ * none of its rules are kept yet.
  * Return: true with *@rule (@memo->rule) and @st->method set.
  */
 static bool dunwind_unwind_leaf_kept(struct dunwind_unwind *st, unsigned long pc,
@@ -351,7 +354,7 @@ static bool dunwind_unwind_leaf_kept(struct dunwind_unwind *st, unsigned long pc
 	const struct dunwind_memo_rule *e = memo->rules;
 	unsigned int i;
 
-	if (!e)
+	if (!e || memo->leaves_gen != memo->rules_gen)
 		return false;
 	for (i = 0; i < DUNWIND_MEMO_RULES; i++, e++) {
 		const struct dunwind_unwind_method *m;
