@@ -21,6 +21,7 @@
 #   make dkms       install-dkms, then 'dkms install' for every kernel whose headers
 #                   are in /lib/modules/*/build
 #   make KDIR=...   build against another kernel tree (your own kernel's)
+#   make KVER=...   build for an installed kernel release (its headers' tree)
 
 # Default kernel: KERNEL= names a tested one (tools/kernel); else the
 # running kernel's build tree when there is one (a real machine); otherwise
@@ -31,6 +32,11 @@ KDIR := $(shell tools/kernel fetch $(KERNEL) >&2 && tools/kernel env $(KERNEL) |
 KVER := $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 # A kernel of another architecture (6.12-arm64): its ARCH and cross compiler.
 KCROSS := $(shell tools/kernel env $(KERNEL) | sed -n 's/^\(ARCH\|CROSS_COMPILE\)=/\1=/p')
+endif
+# KVER= alone names an installed kernel: its headers' tree (the check in
+# 'module' refuses a KDIR= of another release).
+ifneq ($(KVER),)
+KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build /usr/src/linux-headers-$(KVER)))
 endif
 KDIR ?= $(shell d=/lib/modules/$$(uname -r)/build; [ -d $$d ] && echo $$d || \
 	  ls -d /usr/src/linux-headers-6.12*-cloud-amd64 2>/dev/null | sort -V | tail -n1)
@@ -51,7 +57,9 @@ export KDIR KVER
 all: module user
 
 module:
-	@[ -n "$(KDIR)" ] && [ -n "$(KVER)" ] || { echo "no kernel headers: run 'make deps' or pass KDIR=" >&2; exit 1; }
+	@[ -n "$(KDIR)" ] && [ -n "$(KVER)" ] || { echo "no kernel headers$(if $(KVER), for KVER=$(KVER)): run 'make deps' or pass KDIR=" >&2; exit 1; }
+	@r=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null); \
+	 [ "$$r" = "$(KVER)" ] || { echo "KVER=$(KVER) but the headers at '$(KDIR)' are for '$$r': pass KDIR= of $(KVER)'s headers, or KERNEL=6.1|6.12|7.2" >&2; exit 1; }
 	@mkdir -p $(KOUT)/kmod/arch
 	@ln -sfn $(CURDIR)/uapi $(KOUT)/uapi
 	@ln -sfn $(CURDIR)/lib $(KOUT)/lib
