@@ -219,15 +219,23 @@ static inline bool dunwind_task_dumpable(struct task_struct *task)
  * The sequence of an mm's mmap write lock (kmod/vmacache.c): odd while a
  * writer holds the lock, bumped at its lock and unlock.  7.2 has it, and
  * Debian's 6.12 (backported from 6.13) with CONFIG_PER_VMA_LOCK; 6.1 has
- * none, and then nothing is cached.  raw_read_seqcount()'s read barrier
+ * none (DUNWIND_MM_SEQ 0): nothing is cached across the lock, and a
+ * slot's kept memo is checked mapping by mapping under it
+ * (kmod/unwind.c: dunwind_unwind_memo_recheck()).  raw_read_seqcount()'s read barrier
  * pairs with the smp_wmb() of do_raw_write_seqcount_begin()/_end() in
  * mmap_write_lock()/mmap_write_unlock(): mappings read after an even
  * sequence are those of that sequence.
  * Return: true with *@seq set if no writer holds the lock.
  */
+#if defined(DUNWIND_HAVE_MM_LOCK_SEQCOUNT) && defined(CONFIG_PER_VMA_LOCK)
+#define DUNWIND_MM_SEQ		1					/* 6.12, 7.2 */
+#else
+#define DUNWIND_MM_SEQ		0					/* 6.1 */
+#endif
+
 static inline bool dunwind_mm_seq_begin(struct mm_struct *mm, unsigned int *seq)
 {
-#if defined(DUNWIND_HAVE_MM_LOCK_SEQCOUNT) && defined(CONFIG_PER_VMA_LOCK)
+#if DUNWIND_MM_SEQ
 	*seq = raw_read_seqcount(&mm->mm_lock_seq);			/* 6.12, 7.2 */
 	return !(*seq & 1);
 #else

@@ -195,6 +195,9 @@ static const struct dunwind_walk_trace *dunwind_replay_current(struct dunwind_se
 	struct dunwind_uregs u;
 	bool same;
 
+	/* No sequence (6.1): a kept memo is only checked under the mmap lock. */
+	if (!DUNWIND_MM_SEQ)
+		return NULL;
 	t = memo ? dunwind_replay_trace(memo, memo->trace) : NULL;
 	if (!t || memo->kept_mm != mm || memo->kept_gen != dunwind_registry_gen() ||
 	    syscall_get_nr(current, regs) < 0 || t->reported != dunwind_mmap_report_tag(s))

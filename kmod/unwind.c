@@ -562,12 +562,53 @@ static bool dunwind_unwind_memo_kept(const struct dunwind_unwind *st, struct mm_
 }
 
 /*
+ * Without the mm's sequence (DUNWIND_MM_SEQ 0, 6.1), may the slot's memo
+ * of its last walk be checked under the mmap lock instead: the same
+ * address space (held by the stack memo since, so not another at its
+ * address), no table registered since, and every mapping its rules came
+ * from still in @maps (none replaced: @next counts replacements)?
+ */
+static bool dunwind_unwind_memo_recheck(const struct dunwind_unwind *st, struct mm_struct *mm)
+{
+	const struct dunwind_sframe_memo *memo = st->memo;
+
+	return !DUNWIND_MM_SEQ && memo != &st->own && st->stack->mm == mm &&
+	       memo->kept_mm == mm && memo->kept_gen == st->reg_gen && !memo->next;
+}
+
+/*
+ * Does each mapping of @memo still stand where it stood, the same
+ * (dunwind_vma_key(): bounds, file, offset)?  Its rules then still hold:
+ * they depend on nothing else.  A mapping that moved, shrank, split or
+ * went fails.  Context: mmap lock held (read).
+ */
+static bool dunwind_unwind_memo_maps_hold(const struct dunwind_sframe_memo *memo,
+					  struct mm_struct *mm)
+{
+	struct dunwind_vma_key key;
+	unsigned int i;
+
+	for (i = 0; i < memo->nr; i++) {
+		const struct dunwind_vma_key *was = &memo->maps[i].key;
+		struct vm_area_struct *vma = find_vma(mm, was->start);
+
+		if (!vma || vma->vm_start != was->start)
+			return false;
+		dunwind_vma_key(vma, &key);
+		if (!dunwind_vma_key_eq(&key, was))
+			return false;
+	}
+	return true;
+}
+
+/*
  * The stack mapping, and the mapping of the first frame's IP into the
  * walk's memo: from the slot's memos (the stack, the last walk's
  * mappings) and the session's mapping cache when the process's mappings
  * did not change since a walk saw them, else under one mmap lock (the
  * lock and the tree walks are a good part of a short walk's cost).  The
- * memo is emptied here unless the slot's last walk left it true.
+ * memo is emptied here unless the slot's last walk left it true (by the
+ * sequence; on 6.1 mapping by mapping, under the lock).
  * Return: 0, or -errno with no stack mapping known.
  */
 static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
@@ -578,7 +619,7 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 	struct dunwind_vma_key stack;
 	struct vm_area_struct *vma;
 	unsigned long ehdr = 0;
-	bool have_ip = false, kept = false;
+	bool have_ip = false, kept = false, recheck = false;
 	int ret = -EFAULT;
 
 	if (dunwind_vma_memo_find(st->stack, mm, st->sp)) {
@@ -596,18 +637,25 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 			st->hi = stack.end;
 			return 0;
 		}
+	} else if (dunwind_unwind_memo_recheck(st, mm)) {
+		recheck = true;		/* under the lock below */
 	} else {
 		dunwind_sframe_memo_init(st->memo);
 	}
-	if (stack.end && (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
+	/* Never with @recheck: the session's mapping cache needs the sequence too. */
+	if (!recheck && stack.end &&
+	    (!want_ip || dunwind_sframe_memo_vma_cached(st->s, mm, st->ip, &found))) {
 		st->lo = stack.start;
 		st->hi = stack.end;
 		if (want_ip)
 			dunwind_sframe_memo_add(st->s, st->memo, &found, 0);
 		return 0;
 	}
-	if (mmap_read_lock_killable(mm))
+	if (mmap_read_lock_killable(mm)) {
+		if (recheck)
+			dunwind_sframe_memo_init(st->memo);
 		return -EINTR;
+	}
 	vma = find_vma(mm, st->sp);
 	if (vma && vma->vm_start <= st->sp) {
 		st->lo = vma->vm_start;
@@ -617,7 +665,21 @@ static int dunwind_unwind_first_vmas(struct dunwind_unwind *st)
 		dunwind_vma_memo_set(st->stack, mm, &stack);
 		ret = 0;
 	}
-	if (!ret && want_ip)
+	if (recheck) {
+		/*
+		 * Its MMAP check's two mappings came from anywhere, not only
+		 * from @maps: that check starts afresh.
+		 */
+		kept = !ret && dunwind_unwind_memo_maps_hold(st->memo, mm);
+		st->kept = kept;
+		if (kept) {
+			st->memo->reads = 0;
+			st->memo->reported_tag = 0;
+		} else {
+			dunwind_sframe_memo_init(st->memo);
+		}
+	}
+	if (!ret && want_ip && !(kept && dunwind_sframe_memo_find(st->memo, st->ip)))
 		have_ip = !dunwind_sframe_memo_vma(st->s, mm, st->ip, &found, &ehdr);
 	mmap_read_unlock(mm);
 	if (have_ip)

@@ -189,8 +189,9 @@ void dunwind_vma_memo_set(struct dunwind_vma_memo *m, struct mm_struct *mm,
 	unsigned int seq;
 
 	mmap_assert_locked(mm);
+	/* No sequence (6.1): @mm held all the same, for the kept memo's check. */
 	if (!dunwind_mm_seq_begin(mm, &seq))
-		return;
+		seq = 0;
 	if (m->mm != mm) {
 		/* Another mm: __mmdrop() takes no mmap lock. */
 		dunwind_vma_memo_free(m);

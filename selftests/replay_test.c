@@ -25,7 +25,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <link.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -236,8 +239,6 @@ TEST_F(replay, same_stack_again_is_replayed)
 	EXPECT_GE(a, (size_t)blocked);
 	EXPECT_EQ(0, b);
 	EXPECT_EQ(0, other);
-	if (!self->st.walks_replayed && !have_mm_seq())
-		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
 	EXPECT_GE(self->st.walks_replayed + self->st.samples_earlier, (__u64)blocked / 2)
 		TH_LOG("%llu of %llu walks replayed, %llu blocks named an earlier stack",
 		       (unsigned long long)self->st.walks_replayed,
@@ -283,7 +284,7 @@ TEST_F(replay, same_stack_again_is_replayed_as_it_blocks)
 		       (unsigned long long)self->st.offcpu_short,
 		       (unsigned long long)self->st.offcpu_full, (unsigned long long)self->r.lost);
 	if (!at_block && !have_mm_seq())
-		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed at a switch out");
 	EXPECT_GE(at_block, (size_t)blocked / 2)
 		TH_LOG("%zu of %zu blocks' walks replayed as they blocked", at_block, blocks);
 }
@@ -321,7 +322,7 @@ TEST_F(replay, same_stack_again_names_the_earlier_stack)
 	EXPECT_EQ(flagged, self->st.samples_earlier);
 	EXPECT_EQ(right, flagged);
 	if (!flagged && !have_mm_seq())
-		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no sample names an earlier stack");
 	EXPECT_GE(flagged, (size_t)blocked / 2)
 		TH_LOG("%zu of %zu off-CPU samples named an earlier stack (%zu stacks)",
 		       flagged, samples, stacks);
@@ -464,7 +465,7 @@ TEST(a_system_call_sampled_again_names_the_earlier_stack)
 	if (in_kernel < 20)
 		SKIP(return, "%zu samples in read(2): too few to judge", in_kernel);
 	if (!flagged && !have_mm_seq())
-		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
+		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no sample names an earlier stack");
 	EXPECT_GE(flagged, in_kernel / 2);
 	EXPECT_LT(stacks, in_kernel);
 }
@@ -588,8 +589,6 @@ TEST(an_ip_anywhere_in_the_same_frame_is_replayed)
 	if (c.in_spin < 20)
 		SKIP(return, "%zu samples in spin: too few to judge", c.in_spin);
 	EXPECT_GT(c.moved, c.in_spin / 4);
-	if (!st.walks_replayed && !have_mm_seq())
-		SKIP(return, "kernel before 6.12: no mm_lock_seq, so no walk is replayed");
 	EXPECT_GE(st.walks_replayed, (__u64)c.in_spin / 2);
 }
 
@@ -838,6 +837,204 @@ TEST(a_first_frame_in_a_body_it_called_out_of_takes_that_bodys_rule)
 		SKIP(return, "%zu samples in the bodies: too few to judge", c.in_body);
 	EXPECT_EQ(c.in_body, c.right);
 	EXPECT_GT(__builtin_popcount(c.seen), 16);
+}
+
+/*
+ * Two leaves of unlike frames (no frame pointer: 16 and about 1 KiB of
+ * it), a page apart in this program's file, each at the start of a page
+ * (section "dwswap").  The test maps the whole file a second time,
+ * read-only and executable, at one address and then a page lower, by
+ * turns: the same address then holds the one leaf and then the other, in
+ * another mapping of the same file.  Each leaf is called there, at that
+ * one address, from one call site.  A walk whose slot kept the last
+ * turn's mapping and rules (struct dunwind_sframe_memo), not seeing that
+ * the mapping was replaced, would take the other leaf's rule and put the
+ * CFA about 1 KiB off.  On 6.12 and 7.2 the mm's sequence tells that the
+ * mappings changed; on 6.1 the slot's mappings are checked one by one
+ * (kmod/unwind.c: dunwind_unwind_memo_maps_hold()).
+ */
+#define SWAP_PAGE	4096UL
+#define SWAP_TURN_NS	10000000ULL	/* 10 ms of CPU time a turn */
+#define SWAP_TURNS	256		/* at most; SPIN_NS is 100 turns */
+#define SWAP_FRAMES	3		/* a leaf, swap_turns, the test */
+
+#define DW_SWAP __attribute__((noinline, section("dwswap"), aligned(4096), \
+			       optimize("omit-frame-pointer")))
+
+/* No global is touched: they run from another mapping of the file. */
+static DW_SWAP __u64 swap_small(__u64 n, unsigned long *ret)
+{
+	__u64 x = n;
+
+	*ret = (unsigned long)__builtin_return_address(0);
+	while (n--) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+static DW_SWAP __u64 swap_big(__u64 n, unsigned long *ret)
+{
+	volatile unsigned char pad[1024];
+	__u64 x = n;
+
+	*ret = (unsigned long)__builtin_return_address(0);
+	pad[0] = (unsigned char)n;
+	while (n--) {
+		x = x * 6364136223846793005ULL + pad[n & 1023];
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+struct swap_run {
+	char *area;		/* reserved: the file's length and a page */
+	size_t len;		/* the file's length, in pages */
+	int fd;			/* this program's file */
+	unsigned long lo_off;	/* the lower leaf's offset in the file */
+	bool lo_small;		/* ... and whether it is swap_small */
+	unsigned long leaf_ret;	/* where the leaves return into swap_turns */
+	unsigned long turns_ret;	/* where swap_turns returns */
+	__u64 at[SWAP_TURNS];	/* each turn's start, CLOCK_MONOTONIC ns */
+	unsigned int turns;
+};
+
+static struct swap_run swap;
+
+/* The file offset of this program's code at @addr; 0 if its segment's offset is not its address. */
+struct swap_find {
+	unsigned long addr, off;
+	bool sframe_linear;	/* PT_GNU_SFRAME lies at its own address in the file */
+};
+
+static int swap_find_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct swap_find *f = arg;
+	unsigned long v = f->addr - info->dlpi_addr;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == 0x6474e554 /* PT_GNU_SFRAME */)
+			f->sframe_linear = ph->p_offset == ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_memsz &&
+		    ph->p_offset == ph->p_vaddr)
+			f->off = v;
+	}
+	return 1;	/* the program is first */
+}
+
+/* The file mapped again at the area's page @k (0 or 1), the rest of the area inaccessible. */
+static int swap_map(unsigned int k)
+{
+	if (mmap(swap.area, swap.len + SWAP_PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		 -1, 0) == MAP_FAILED ||
+	    mmap(swap.area + k * SWAP_PAGE, swap.len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED,
+		 swap.fd, 0) == MAP_FAILED)
+		return -errno;
+	return 0;
+}
+
+/* Turns of the two leaves at one address until @ns of this thread's CPU time have passed. */
+static __u64 __attribute__((noinline)) swap_turns(__u64 ns)
+{
+	/* Page 1: the lower leaf at the area's page 1 + its offset; page 0: the other. */
+	__u64 (*leaf)(__u64, unsigned long *) =
+		(void *)(swap.area + SWAP_PAGE + swap.lo_off);
+	__u64 x = 0, t0 = thread_cpu_ns(), t;
+	struct timespec now;
+
+	swap.turns_ret = (unsigned long)__builtin_return_address(0);
+	do {
+		if (swap_map(swap.turns % 2 ? 0 : 1))
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		swap.at[swap.turns++] = now.tv_sec * 1000000000ULL + now.tv_nsec;
+		t = thread_cpu_ns();
+		do
+			x += leaf(LEAF_ITERS, &swap.leaf_ret);
+		while (thread_cpu_ns() - t < SWAP_TURN_NS);
+	} while (thread_cpu_ns() - t0 < ns && swap.turns < SWAP_TURNS);
+	__asm__ volatile("" ::: "memory");
+	return x;
+}
+
+struct swap_count {
+	size_t in_leaf[2];	/* user-mode samples in the leaf, by turn: the lower leaf's, the other's */
+	size_t right[2];	/* ... whose walk found swap_turns and the test after it */
+};
+
+static void swap_judge(const struct dunwind_rec_sample *s, const struct dunwind_rec_user_stack *u,
+		       void *arg)
+{
+	char *leaf = swap.area + SWAP_PAGE + swap.lo_off;
+	struct swap_count *c = arg;
+	const char *ip = (const char *)(unsigned long)s->user_ip;
+	unsigned int turn = 0;
+
+	if (!u || !(s->flags & DUNWIND_SAMPLE_USER_MODE) || ip < leaf || ip >= leaf + SWAP_PAGE)
+		return;
+	while (turn + 1 < swap.turns && swap.at[turn + 1] <= s->time)
+		turn++;
+	c->in_leaf[turn % 2]++;
+	if (u->nr != SWAP_FRAMES || u->ips[0] != s->user_ip || u->ips[1] != swap.leaf_ret ||
+	    u->ips[2] != swap.turns_ret)
+		return;
+	c->right[turn % 2]++;
+}
+
+/*
+ * Sampled in user mode in two leaves of unlike frames that take turns at
+ * one address, in a mapping of the file replaced at each turn: every
+ * stack that starts there goes on to its caller, by the rule of the leaf
+ * mapped there then.
+ */
+TEST(a_mapping_replaced_at_the_same_address_is_walked_by_its_own_rules)
+{
+	struct dunwind_stats st = { .size = sizeof(st) };
+	struct swap_find f = { .addr = (unsigned long)swap_small };
+	unsigned long small_off, big_off;
+	struct swap_count c = {};
+	struct stat sb;
+
+	if (access(DUNWIND_DEVICE, F_OK))
+		SKIP(return, "no %s: is the module loaded?", DUNWIND_DEVICE);
+#ifndef DW_GSFRAME
+	SKIP(return, "built without -Wa,--gsframe: no table covers the leaves");
+#endif
+	dl_iterate_phdr(swap_find_phdr, &f);
+	small_off = f.off;
+	f.addr = (unsigned long)swap_big;
+	f.off = 0;
+	dl_iterate_phdr(swap_find_phdr, &f);
+	big_off = f.off;
+	/* The build's layout, the same at every run: a failure here is the test's. */
+	ASSERT_TRUE(small_off && big_off && f.sframe_linear)
+		TH_LOG("the leaves' code or .sframe is not at its own address in the file");
+	ASSERT_EQ(SWAP_PAGE, small_off > big_off ? small_off - big_off : big_off - small_off);
+	swap.lo_small = small_off < big_off;
+	swap.lo_off = swap.lo_small ? small_off : big_off;
+	swap.fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, swap.fd);
+	ASSERT_EQ(0, fstat(swap.fd, &sb));
+	swap.len = (sb.st_size + SWAP_PAGE - 1) & ~(SWAP_PAGE - 1);
+	swap.area = mmap(NULL, swap.len + SWAP_PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, swap.area);
+	replay_user_run(_metadata, SWAP_FRAMES, swap_turns, swap_judge, &c, &st);
+	munmap(swap.area, swap.len + SWAP_PAGE);
+	close(swap.fd);
+	ASSERT_GE(swap.turns, 4U) TH_LOG("mapping the file again failed");
+	TH_LOG("%u turns; samples in %s: %zu, %zu walked to its caller; in %s: %zu, %zu",
+	       swap.turns, swap.lo_small ? "swap_small" : "swap_big", c.in_leaf[0], c.right[0],
+	       swap.lo_small ? "swap_big" : "swap_small", c.in_leaf[1], c.right[1]);
+	if (c.in_leaf[0] < 20 || c.in_leaf[1] < 20)
+		SKIP(return, "%zu and %zu samples in the leaves: too few to judge",
+		     c.in_leaf[0], c.in_leaf[1]);
+	EXPECT_EQ(c.in_leaf[0], c.right[0]);
+	EXPECT_EQ(c.in_leaf[1], c.right[1]);
 }
 
 TEST_HARNESS_MAIN
