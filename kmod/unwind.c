@@ -306,6 +306,23 @@ static int dunwind_unwind_ask(struct dunwind_unwind *st, unsigned long pc, bool 
 }
 
 /*
+ * Take @e, a table rule the slot's memo keeps, for the first frame, as
+ * @memo->rule, unless the session does not allow its method.
+ */
+static bool dunwind_unwind_leaf_take(struct dunwind_unwind *st, const struct dunwind_urule *e,
+				     const struct dunwind_urule **rule)
+{
+	const struct dunwind_unwind_method *m = dunwind_table_method(e);
+
+	if (!(st->allowed & m->bit))
+		return false;
+	st->memo->rule = *e;
+	*rule = &st->memo->rule;
+	st->method = m;
+	return true;
+}
+
+/*
  * The rule the slot's memo keeps for the first frame's @pc (struct
  * dunwind_sframe_memo: @leaves), as @memo->rule (the last frame's rule,
  * as the method's own lookup leaves it).  Return: true with *@rule and
@@ -320,19 +337,9 @@ static bool dunwind_unwind_leaf(struct dunwind_unwind *st, unsigned long pc,
 
 	if (!e || memo->leaves_gen != memo->rules_gen)
 		return false;
-	for (i = 0; i < DUNWIND_MEMO_LEAVES; i++, e++) {
-		const struct dunwind_unwind_method *m;
-
-		if (pc < e->pc_lo || pc >= e->pc_hi)
-			continue;
-		m = dunwind_table_method(e);
-		if (!(st->allowed & m->bit))
-			return false;
-		memo->rule = *e;
-		*rule = &memo->rule;
-		st->method = m;
-		return true;
-	}
+	for (i = 0; i < DUNWIND_MEMO_LEAVES; i++, e++)
+		if (pc >= e->pc_lo && pc < e->pc_hi)
+			return dunwind_unwind_leaf_take(st, e, rule);
 	return false;
 }
 
@@ -343,7 +350,7 @@ static bool dunwind_unwind_leaf(struct dunwind_unwind *st, unsigned long pc,
  * @leaves have none, before the methods (whose lookup of a PC not met
  * before reads the table: about 4,400 instructions for libc's merge).
  * Not where the memo was emptied since the last first frame was kept
- * (on 6.1 at every walk): the first frame is a walk's first lookup, so
+ * (the mappings changed): the first frame is a walk's first lookup, so
  * none of its rules are kept yet.
  * Return: true with *@rule (@memo->rule) and @st->method set.
  */
@@ -356,20 +363,10 @@ static bool dunwind_unwind_leaf_kept(struct dunwind_unwind *st, unsigned long pc
 
 	if (!e || memo->leaves_gen != memo->rules_gen)
 		return false;
-	for (i = 0; i < DUNWIND_MEMO_RULES; i++, e++) {
-		const struct dunwind_unwind_method *m;
-
-		if (e->gen != memo->rules_gen || e->rule.nodata || pc < e->rule.pc_lo ||
-		    pc >= e->rule.pc_hi)
-			continue;
-		m = dunwind_table_method(&e->rule);
-		if (!(st->allowed & m->bit))
-			return false;
-		memo->rule = e->rule;
-		*rule = &memo->rule;
-		st->method = m;
-		return true;
-	}
+	for (i = 0; i < DUNWIND_MEMO_RULES; i++, e++)
+		if (e->gen == memo->rules_gen && !e->rule.nodata && pc >= e->rule.pc_lo &&
+		    pc < e->rule.pc_hi)
+			return dunwind_unwind_leaf_take(st, &e->rule, rule);
 	return false;
 }
 
