@@ -187,10 +187,22 @@ unsigned int dunwind_unwind_fast(struct dunwind_unwind *st, u64 *ips, unsigned i
 		}
 		if (!user_access_begin((const void __user *)st->sp, st->hi - st->sp))
 			break;
-		if (st->trace)
-			stop = dunwind_unwind_fast_loop(st, &rule, false, true, ips, nr, cap);
-		else
+		if (st->trace && *nr <= DUNWIND_TRACE_FRAMES) {
+			/*
+			 * Traced up to one frame more than a trace keeps: a
+			 * walk deeper than that is not replayed, and is not
+			 * traced on (deep's 100 frames: about 1,000
+			 * instructions a walk).
+			 */
+			stop = dunwind_unwind_fast_loop(st, &rule, false, true, ips, nr,
+							min(cap, DUNWIND_TRACE_FRAMES + 1));
+			if (stop == DUNWIND_FAST_FRAME && *nr > DUNWIND_TRACE_FRAMES && *nr < cap) {
+				dunwind_trace_poison(st->trace);
+				stop = dunwind_unwind_fast_loop(st, &rule, false, false, ips, nr, cap);
+			}
+		} else {
 			stop = dunwind_unwind_fast_loop(st, &rule, false, false, ips, nr, cap);
+		}
 		user_access_end();
 		if (*nr != before)
 			st->method = dunwind_table_method(rule);
