@@ -840,16 +840,17 @@ TEST(a_first_frame_in_a_body_it_called_out_of_takes_that_bodys_rule)
 }
 
 /*
- * Two leaves of unlike frames (no frame pointer: 16 and about 1 KiB of
- * it), a page apart in this program's file, each at the start of a page
- * (section "dwswap").  The test maps the whole file a second time,
+ * Two leaves of unlike frames (no frame pointer: none and 912 bytes of
+ * it on x86_64, the red zone holding the rest), a page apart in this
+ * program's file, each at the start of a page (section "dwswap").  The
+ * test maps the whole file a second time,
  * read-only and executable, at one address and then a page lower, by
  * turns: the same address then holds the one leaf and then the other, in
  * another mapping of the same file.  Each leaf is called there, at that
  * one address, from one call site.  A walk whose slot kept the last
  * turn's mapping and rules (struct dunwind_sframe_memo), not seeing that
  * the mapping was replaced, would take the other leaf's rule and put the
- * CFA about 1 KiB off.  On 6.12 and 7.2 the mm's sequence tells that the
+ * CFA 912 bytes off.  On 6.12 and 7.2 the mm's sequence tells that the
  * mappings changed; on 6.1 the slot's mappings are checked one by one
  * (kmod/unwind.c: dunwind_unwind_memo_maps_hold()).
  */
