@@ -261,6 +261,7 @@ struct dunwind_vma_key {
 };
 
 void dunwind_vma_key(struct vm_area_struct *vma, struct dunwind_vma_key *key);
+bool dunwind_vma_key_holds(struct mm_struct *mm, const struct dunwind_vma_key *key);
 
 static inline bool dunwind_vma_key_eq(const struct dunwind_vma_key *a,
 				      const struct dunwind_vma_key *b)

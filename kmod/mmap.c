@@ -77,6 +77,25 @@ void dunwind_vma_key(struct vm_area_struct *vma, struct dunwind_vma_key *key)
 	}
 }
 
+/**
+ * dunwind_vma_key_holds() - is the mapping of @key still at its address,
+ * the same (bounds, file, offset)?
+ * @mm:		the address space, its mmap lock held
+ * @key:	a key dunwind_vma_key() made earlier
+ *
+ * Context: mmap lock held (read).
+ */
+bool dunwind_vma_key_holds(struct mm_struct *mm, const struct dunwind_vma_key *key)
+{
+	struct vm_area_struct *vma = find_vma(mm, key->start);
+	struct dunwind_vma_key now;
+
+	if (!vma)
+		return false;
+	dunwind_vma_key(vma, &now);
+	return dunwind_vma_key_eq(&now, key);
+}
+
 static u32 dunwind_mmap_slot(const struct dunwind_mmap_key *k)
 {
 	return hash_long(k->vma.start ^ (unsigned long)k->vma.mm ^ k->gen, 32) % DUNWIND_MMAP_SEEN;

@@ -574,27 +574,18 @@ static bool dunwind_unwind_memo_recheck(const struct dunwind_unwind *st, struct 
 }
 
 /*
- * Does each mapping of @memo still stand where it stood, the same
- * (dunwind_vma_key(): bounds, file, offset)?  Its rules then still hold:
- * they depend on nothing else.  A mapping that moved, shrank, split or
- * went fails.  Context: mmap lock held (read).
+ * Does each mapping of @memo still stand where it stood, the same?  Its
+ * rules then still hold: they depend on nothing else.  A mapping that
+ * moved, shrank, split or went fails.  Context: mmap lock held (read).
  */
 static bool dunwind_unwind_memo_maps_hold(const struct dunwind_sframe_memo *memo,
 					  struct mm_struct *mm)
 {
-	struct dunwind_vma_key key;
 	unsigned int i;
 
-	for (i = 0; i < memo->nr; i++) {
-		const struct dunwind_vma_key *was = &memo->maps[i].key;
-		struct vm_area_struct *vma = find_vma(mm, was->start);
-
-		if (!vma || vma->vm_start != was->start)
+	for (i = 0; i < memo->nr; i++)
+		if (!dunwind_vma_key_holds(mm, &memo->maps[i].key))
 			return false;
-		dunwind_vma_key(vma, &key);
-		if (!dunwind_vma_key_eq(&key, was))
-			return false;
-	}
 	return true;
 }
 
