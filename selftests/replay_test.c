@@ -899,11 +899,15 @@ struct swap_run {
 	unsigned long turns_ret;	/* where swap_turns returns */
 	__u64 at[SWAP_TURNS];	/* each turn's start, CLOCK_MONOTONIC ns */
 	unsigned int turns;
+	int err;		/* swap_map()'s, if a turn could not map the file */
 };
 
 static struct swap_run swap;
 
-/* The file offset of this program's code at @addr; 0 if its segment's offset is not its address. */
+/*
+ * The file offset of this program's code at @addr (0 if its segment's
+ * offset is not its address), and whether its .sframe is at its address.
+ */
 struct swap_find {
 	unsigned long addr, off;
 	bool sframe_linear;	/* PT_GNU_SFRAME lies at its own address in the file */
@@ -950,7 +954,8 @@ static __u64 __attribute__((noinline)) swap_turns(__u64 ns)
 
 	swap.turns_ret = (unsigned long)__builtin_return_address(0);
 	do {
-		if (swap_map(swap.turns % 2 ? 0 : 1))
+		swap.err = swap_map(swap.turns % 2 ? 0 : 1);
+		if (swap.err)
 			return 0;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		swap.at[swap.turns++] = now.tv_sec * 1000000000ULL + now.tv_nsec;
@@ -1027,7 +1032,8 @@ TEST(a_mapping_replaced_at_the_same_address_is_walked_by_its_own_rules)
 	replay_user_run(_metadata, SWAP_FRAMES, swap_turns, swap_judge, &c, &st);
 	munmap(swap.area, swap.len + SWAP_PAGE);
 	close(swap.fd);
-	ASSERT_GE(swap.turns, 4U) TH_LOG("mapping the file again failed");
+	ASSERT_EQ(0, swap.err) TH_LOG("mapping the file again: %s", strerror(-swap.err));
+	ASSERT_GE(swap.turns, 4U);
 	TH_LOG("%u turns; samples in %s: %zu, %zu walked to its caller; in %s: %zu, %zu",
 	       swap.turns, swap.lo_small ? "swap_small" : "swap_big", c.in_leaf[0], c.right[0],
 	       swap.lo_small ? "swap_big" : "swap_small", c.in_leaf[1], c.right[1]);
