@@ -19,6 +19,7 @@
 #include "symbols/procs.h"
 #include "symbols/symtab.h"
 #include "util/array.h"
+#include "util/htab.h"
 
 struct comm_entry {
 	__u32 tid;
@@ -27,7 +28,8 @@ struct comm_entry {
 };
 
 struct image {
-	struct image *next;		/* older image of the same process */
+	struct image *next;		/* the image made before, of any process */
+	struct image *older;		/* the image before, of the same process */
 	__u32 pid;
 	__u64 since;			/* exec time; 0 for the first image */
 	struct dw_maps *maps;
@@ -38,8 +40,37 @@ struct dw_procs {
 	size_t nr_comms, cap_comms;
 	int comms_sorted;
 	struct image *images;		/* newest first */
+	/*
+	 * The newest image of each process, found by pid: a capture of a
+	 * machine holds thousands (a shell loop's), and each address of a
+	 * stack asks for its process's.
+	 */
+	struct proc_newest {
+		__u32 pid;
+		struct image *im;	/* NULL: none could be made */
+	} *newest;
+	size_t nr_newest, cap_newest;
+	struct dw_htab by_pid;		/* pid -> index into @newest */
 	struct dw_dso_cache *dsos;	/* where the mapped files are read */
 };
+
+static uint64_t pid_hash(__u32 pid)
+{
+	return dw_hash_bytes(&pid, sizeof(pid), DW_HASH_INIT);
+}
+
+static int pid_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct dw_procs *p = ctx;
+
+	return p->newest[id].pid == *(const __u32 *)key;
+}
+
+/* The index of @pid's newest image in @p->newest, or -ENOENT. */
+static long newest_id(const struct dw_procs *p, __u32 pid)
+{
+	return dw_htab_find(&p->by_pid, pid_hash(pid), pid_eq, p, &pid);
+}
 
 /**
  * dw_procs_new() - an empty process model
@@ -60,22 +91,28 @@ struct dw_procs *dw_procs_new(struct dw_dso_cache *c)
 /* The newest image of @pid, or NULL. */
 static struct image *latest_image(const struct dw_procs *p, __u32 pid)
 {
-	struct image *im;
+	long id = newest_id(p, pid);
 
-	for (im = p->images; im; im = im->next)
-		if (im->pid == pid)
-			return im;
-	return NULL;
+	return id < 0 ? NULL : p->newest[id].im;
 }
 
 static struct image *new_image(struct dw_procs *p, __u32 pid, __u64 since)
 {
-	struct image *im = calloc(1, sizeof(*im));
+	long id = newest_id(p, pid);
+	struct image *im;
 
-	if (!im)
-		return NULL;
-	im->maps = dw_maps_new(p->dsos);
-	if (!im->maps) {
+	/* A new process is indexed first, with no image yet. */
+	if (id < 0) {
+		if (DW_ARRAY_RESERVE(p->newest, p->cap_newest, p->nr_newest + 1, 64) ||
+		    dw_htab_insert(&p->by_pid, pid_hash(pid), (uint32_t)p->nr_newest))
+			return NULL;
+		id = (long)p->nr_newest++;
+		p->newest[id] = (struct proc_newest){ .pid = pid };
+	}
+	im = calloc(1, sizeof(*im));
+	if (im)
+		im->maps = dw_maps_new(p->dsos);
+	if (!im || !im->maps) {
 		free(im);
 		return NULL;
 	}
@@ -83,6 +120,8 @@ static struct image *new_image(struct dw_procs *p, __u32 pid, __u64 since)
 	im->since = since;
 	im->next = p->images;
 	p->images = im;
+	im->older = p->newest[id].im;
+	p->newest[id].im = im;
 	return im;
 }
 
@@ -197,9 +236,7 @@ static const struct dw_maps *image_maps(const struct dw_procs *p, __u32 pid, __u
 	const struct image *im, *best = NULL;
 
 	/* Newest first: the first image of @pid that began by @time, else its oldest. */
-	for (im = p->images; im; im = im->next) {
-		if (im->pid != pid)
-			continue;
+	for (im = latest_image(p, pid); im; im = im->older) {
 		best = im;
 		if (im->since <= time)
 			break;
@@ -288,6 +325,8 @@ void dw_procs_free(struct dw_procs *p)
 		dw_maps_free(im->maps);
 		free(im);
 	}
+	free(p->newest);
+	dw_htab_free(&p->by_pid);
 	free(p->comms);
 	free(p);
 }

@@ -229,6 +229,44 @@ TEST_F(procs, the_exec_renamed_the_thread)
 	EXPECT_STREQ("exec'd", dw_procs_comm(self->p, 5, 150) ?: "");
 }
 
+/*
+ * Thousands of processes (a shell loop's), each this program at a base of
+ * its own, every third exec'd at 100 to another base: each pid finds its
+ * own image at each time, and no other's.
+ */
+#define MANY_PIDS	3000
+#define PID_BASE(pid, gen) (base1 + ((uint64_t)(pid) * 2 + (gen)) * 0x10000000ULL)
+
+TEST_F(procs, among_thousands_of_processes_each_finds_its_own_image)
+{
+	unsigned int pid, found = 0, wrong = 0;
+
+	if (!self->have_self)
+		SKIP(return, "cannot find this program in /proc/self/maps");
+	for (pid = 100; pid < 100 + MANY_PIDS; pid++) {
+		MAP_SELF(pid, 30, PID_BASE(pid, 0), 0);
+		if (pid % 3)
+			continue;
+		procs_add(self->p, mk_comm(&b, pid, pid, 100, "exec'd", 1));
+		MAP_SELF(pid, 101, PID_BASE(pid, 1), 0);
+	}
+	for (pid = 100; pid < 100 + MANY_PIDS; pid++) {
+		uint64_t now = PID_BASE(pid, !(pid % 3)), before = PID_BASE(pid, 0);
+
+		found += dw_procs_lookup(self->p, pid, 150, FN_AT(now), NULL, NULL) != NULL;
+		found += dw_procs_lookup(self->p, pid, 50, FN_AT(before), NULL, NULL) != NULL;
+		/* The next process's base, and after an exec the old one, are not this one's. */
+		wrong += dw_procs_lookup(self->p, pid, 150, FN_AT(PID_BASE(pid + 1, 0)), NULL,
+					 NULL) != NULL;
+		if (!(pid % 3))
+			wrong += dw_procs_lookup(self->p, pid, 150, FN_AT(before), NULL, NULL) != NULL;
+	}
+	EXPECT_EQ(2u * MANY_PIDS, found);
+	EXPECT_EQ(0u, wrong);
+	EXPECT_TRUE(dw_procs_has_maps(self->p, 100 + MANY_PIDS - 1));
+	EXPECT_FALSE(dw_procs_has_maps(self->p, 100 + MANY_PIDS));
+}
+
 /* A build-id that the file on disk does not have: no names from it. */
 TEST_F(procs, a_rebuilt_file_gives_the_file_and_no_names)
 {
