@@ -34,6 +34,7 @@
 #include "util/vdso.h"
 #include "symbols/dwarf.h"
 #include "symbols/plt.h"
+#include "symbols/resolved.h"
 #include "util/log.h"
 
 struct dw_load {
@@ -56,6 +57,7 @@ struct dw_dso {
 	int stale;
 	struct dw_plt plt;		/* PLT stubs, read on first need */
 	struct dw_fdes fdes;		/* FDE starts, read on first need */
+	struct dw_resolved resolved;	/* dw_dso_resolve()'s answers, by address */
 	/* The file at @path when it was opened there (0: not opened there). */
 	dev_t dev;
 	ino_t ino;
@@ -190,6 +192,8 @@ static void hex(char *out, const unsigned char *id, size_t n)
 
 static void close_dwfl(struct dw_dso *d)
 {
+	/* Its answers' strings are the Dwfl's. */
+	dw_resolved_free(&d->resolved);
 	dw_plt_free(&d->plt);
 	dw_dwarf_fdes_free(&d->fdes);
 	if (d->dwfl)
@@ -560,9 +564,12 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 	GElf_Off off = 0;
 	GElf_Sym sym;
 
+	flags &= DW_DSO_SRC;
 	memset(res, 0, sizeof(*res));
 	if (!d->mod || d->stale)
 		return -ENOENT;
+	if (dw_resolved_find(&d->resolved, vaddr, flags, res))
+		return res->name ? 0 : -ENOENT;
 	res->name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
 	/* The nearest symbol below may be a mapping symbol: no name. */
 	if (res->name && is_mapping_symbol(res->name)) {
@@ -582,6 +589,7 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 	}
 	if (flags & DW_DSO_SRC)
 		dw_dwarf_src(d->mod, addr, res);
+	dw_resolved_add(&d->resolved, vaddr, flags, res);
 	return res->name ? 0 : -ENOENT;
 }
 

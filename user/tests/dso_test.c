@@ -387,6 +387,52 @@ TEST_F(symbolised, an_address_in_outer_is_inl_inlined_at_line_11)
 	expect_inline_frame(_metadata, self->path);
 }
 
+/*
+ * An address is answered once from the file and then from the file's
+ * memo of answers (symbols/resolved.c): asked first without source lines,
+ * it still gets them when asked with.
+ */
+TEST_F(symbolised, an_address_asked_without_lines_then_with_them_gets_its_lines)
+{
+	struct dw_dso *d = dw_dso_get(test_dsos(), self->path, NULL, 0);
+	struct dw_symres r;
+
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, dw_dso_resolve(d, outer, 0, &r));
+	EXPECT_EQ(0u, r.nr_frames);
+	expect_outer_line(_metadata, self->path);
+}
+
+/* Every address of outer asked twice: the second answer (the memo's) is the first. */
+TEST_F(symbolised, an_address_asked_again_gets_the_same_answer)
+{
+	struct dw_dso *d = dw_dso_get(test_dsos(), self->path, NULL, 0);
+	struct dw_symres first, again;
+	unsigned int i, with_frames = 0;
+	uint64_t a;
+
+	ASSERT_NE(NULL, d);
+	for (a = outer; a < outer + outer_size; a++) {
+		int ret = dw_dso_resolve(d, a, DW_DSO_SRC, &first);
+
+		ASSERT_EQ(ret, dw_dso_resolve(d, a, DW_DSO_SRC, &again));
+		EXPECT_EQ(first.name, again.name);
+		EXPECT_EQ(first.off, again.off);
+		EXPECT_EQ(first.start, again.start);
+		EXPECT_EQ(first.size, again.size);
+		EXPECT_EQ(first.fde, again.fde);
+		ASSERT_EQ(first.nr_frames, again.nr_frames);
+		for (i = 0; i < first.nr_frames; i++) {
+			EXPECT_EQ(first.frames[i].func, again.frames[i].func);
+			EXPECT_EQ(first.frames[i].file, again.frames[i].file);
+			EXPECT_EQ(first.frames[i].line, again.frames[i].line);
+		}
+		with_frames += first.nr_frames > 1;
+	}
+	/* inl's addresses have two frames: the memo keeps more than one. */
+	EXPECT_LT(0u, with_frames);
+}
+
 /* The mapped file is gone: the recorded executable comes from debuginfod. */
 /* Two caches of files: what one is told (--debug-dir, --symfs) is not the other's. */
 FIXTURE(two_caches) {
