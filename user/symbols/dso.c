@@ -31,6 +31,8 @@
 
 #include "symbols/debuginfod.h"
 #include "symbols/dso.h"
+#include "util/array.h"
+#include "util/htab.h"
 #include "util/vdso.h"
 #include "symbols/dwarf.h"
 #include "symbols/plt.h"
@@ -67,11 +69,22 @@ struct dw_dso {
 	 * of one root: this entry holds no ELF of its own.
 	 */
 	struct dw_dso *same;
+	uint32_t idx;			/* in dw_dso_cache.all */
 };
 
 /* The files read, and where to look for them. */
 struct dw_dso_cache {
 	struct dw_dso *files;
+	/*
+	 * The same files by index, found by the name asked for (@by_name:
+	 * path and build-id) and by the file opened there (@by_inode: dev,
+	 * inode and build-id, the copies with an ELF of their own): a
+	 * machine's capture names each library once per process root
+	 * (/proc/PID/root/PATH), thousands of names.
+	 */
+	struct dw_dso **all;
+	size_t nr_all, cap_all;
+	struct dw_htab by_name, by_inode;
 	Dwfl_Callbacks callbacks;	/* libdwfl's, with our debuginfo_path */
 	char *debuginfo_path;
 	char *extra_dirs;		/* --debug-dir, for files by build-id */
@@ -348,6 +361,51 @@ static int open_vdso(struct dw_dso *d)
 }
 
 /* A new entry of @c for @path and the build-id asked, nothing read yet; NULL: ENOMEM. */
+/* What dw_dso_get() is asked for: a path, and the build-id recorded, if any. */
+struct dso_name {
+	const char *path;
+	const unsigned char *id;
+	size_t id_size;
+};
+
+/* What a file opened at a path is: its inode, and the build-id asked for. */
+struct dso_inode {
+	dev_t dev;
+	ino_t ino;
+	const unsigned char *id;
+	size_t id_size;
+};
+
+static uint64_t name_hash(const char *path, const unsigned char *id, size_t id_size)
+{
+	return dw_hash_bytes(id, id_size, dw_hash_bytes(path, strlen(path), DW_HASH_INIT));
+}
+
+static int name_eq(const void *ctx, uint32_t i, const void *key)
+{
+	const struct dw_dso *d = ((const struct dw_dso_cache *)ctx)->all[i];
+	const struct dso_name *k = key;
+
+	return d->key_id_size == k->id_size && !strcmp(d->path, k->path) &&
+	       !memcmp(d->key_id, k->id, k->id_size);
+}
+
+static uint64_t inode_hash(dev_t dev, ino_t ino, const unsigned char *id, size_t id_size)
+{
+	uint64_t h = dw_hash_bytes(&dev, sizeof(dev), DW_HASH_INIT);
+
+	return dw_hash_bytes(id, id_size, dw_hash_bytes(&ino, sizeof(ino), h));
+}
+
+static int inode_eq(const void *ctx, uint32_t i, const void *key)
+{
+	const struct dw_dso *d = ((const struct dw_dso_cache *)ctx)->all[i];
+	const struct dso_inode *k = key;
+
+	return d->dev == k->dev && d->ino == k->ino && d->key_id_size == k->id_size &&
+	       !memcmp(d->key_id, k->id, k->id_size);
+}
+
 static struct dw_dso *dso_new(struct dw_dso_cache *c, const char *path,
 			      const unsigned char *build_id, size_t build_id_size)
 {
@@ -364,6 +422,15 @@ static struct dw_dso *dso_new(struct dw_dso_cache *c, const char *path,
 		memcpy(d->key_id, build_id, build_id_size);
 	d->key_id_size = build_id_size;
 	d->cache = c;
+	if (DW_ARRAY_RESERVE(c->all, c->cap_all, c->nr_all + 1, 64) ||
+	    dw_htab_insert(&c->by_name, name_hash(path, build_id, build_id_size),
+			   (uint32_t)c->nr_all)) {
+		free(d->path);
+		free(d);
+		return NULL;
+	}
+	d->idx = (uint32_t)c->nr_all;
+	c->all[c->nr_all++] = d;
 	d->next = c->files;
 	c->files = d;
 	return d;
@@ -386,25 +453,32 @@ static struct dw_dso *dso_new(struct dw_dso_cache *c, const char *path,
 struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 			  const unsigned char *build_id, size_t build_id_size)
 {
+	static const unsigned char no_id[1];
 	struct dw_dso *d;
 	char want[41], have[129];
 	struct stat st = { 0 }, after;
+	struct dso_inode inode;
+	struct dso_name name;
+	long i;
 
 	if (build_id_size > sizeof(d->key_id))
 		build_id_size = 0;
-	for (d = c->files; d; d = d->next) {
-		if (d->key_id_size != build_id_size || strcmp(d->path, path))
-			continue;
-		if (!build_id_size || !memcmp(d->key_id, build_id, build_id_size))
-			return d->same ? d->same : d;
+	if (!build_id_size)
+		build_id = no_id;	/* memcmp() and the hash take no NULL */
+	name = (struct dso_name){ path, build_id, build_id_size };
+	i = dw_htab_find(&c->by_name, name_hash(path, build_id, build_id_size), name_eq, c,
+			 &name);
+	if (i >= 0) {
+		d = c->all[i];
+		return d->same ? d->same : d;
 	}
 	/* Another name of a file open already: no second copy (nor fd). */
 	if (path[0] == '/' && !c->symfs && !stat(path, &st) && S_ISREG(st.st_mode)) {
-		for (d = c->files; d; d = d->next)
-			if (!d->same && d->ino && d->ino == st.st_ino && d->dev == st.st_dev &&
-			    d->key_id_size == build_id_size &&
-			    (!build_id_size || !memcmp(d->key_id, build_id, build_id_size)))
-				break;
+		inode = (struct dso_inode){ st.st_dev, st.st_ino, build_id, build_id_size };
+		i = dw_htab_find(&c->by_inode,
+				 inode_hash(st.st_dev, st.st_ino, build_id, build_id_size),
+				 inode_eq, c, &inode);
+		d = i >= 0 ? c->all[i] : NULL;
 		if (d) {
 			/* Remembered as a name of @d; out of memory, not remembered. */
 			struct dw_dso *alias = dso_new(c, path, build_id, build_id_size);
@@ -437,6 +511,10 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 		    after.st_ino == st.st_ino && S_ISREG(after.st_mode)) {
 			d->dev = st.st_dev;
 			d->ino = st.st_ino;
+			/* Not indexed without memory: another name then opens a copy. */
+			dw_htab_insert(&c->by_inode,
+				       inode_hash(d->dev, d->ino, d->key_id, d->key_id_size),
+				       d->idx);
 		}
 	} else {
 		struct dw_dso here = *d;	/* what is at @path, for the warning */
@@ -612,6 +690,9 @@ void dw_dso_cache_free(struct dw_dso_cache *c)
 		free(d->path);
 		free(d);
 	}
+	free(c->all);
+	dw_htab_free(&c->by_name);
+	dw_htab_free(&c->by_inode);
 	free(c->debuginfo_path);
 	free(c->extra_dirs);
 	free(c->symfs);

@@ -757,6 +757,49 @@ TEST(another_name_of_an_open_file_is_the_same_copy)
 	test_dsos_drop();
 }
 
+/*
+ * A machine's capture names each library once per process root
+ * (/proc/PID/root/PATH): 3,000 names of one file ("//PATH", "/./PATH"
+ * and so on) are all the same copy, each asked again by its name too,
+ * and no file is opened for them; its path with another build-id is
+ * another file.
+ */
+TEST(thousands_of_names_of_one_file_are_one_copy)
+{
+	char path[PATH_MAX + 64], alias[PATH_MAX + 256];
+	static const unsigned char other[20] = { 0xde, 0xad };
+	const unsigned char *id;
+	struct dw_dso *d;
+	int n, fds, i, same = 0, again = 0;
+
+	NEED_BUILT();
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
+	ASSERT_NE(NULL, d);
+	n = dw_dso_build_id(d, &id);
+	ASSERT_LT(0, n);
+	d = dw_dso_get(test_dsos(), path, id, (size_t)n);
+	ASSERT_TRUE(dw_dso_usable(d));
+	fds = nr_fds();
+	/* Name i: 1 + i % 60 slashes, then i / 60 "./" steps, then the path's rest. */
+	for (i = 0; i < 3000; i++) {
+		int k, len = 0;
+
+		for (k = 0; k < 1 + i % 60; k++)
+			alias[len++] = '/';
+		for (k = 0; k < i / 60; k++)
+			len += snprintf(alias + len, sizeof(alias) - len, "./");
+		snprintf(alias + len, sizeof(alias) - len, "%s", path + 1);
+		same += dw_dso_get(test_dsos(), alias, id, (size_t)n) == d;
+		again += dw_dso_get(test_dsos(), alias, id, (size_t)n) == d;
+	}
+	EXPECT_EQ(3000, same);
+	EXPECT_EQ(3000, again);
+	EXPECT_EQ(fds, nr_fds());
+	EXPECT_NE(d, dw_dso_get(test_dsos(), path, other, sizeof(other)));
+	test_dsos_drop();
+}
+
 /* A file replaced at its path since is not taken for the copy open before. */
 TEST(a_file_replaced_at_its_path_is_not_the_copy_open_before)
 {
