@@ -729,6 +729,23 @@ static int nr_fds(void)
 }
 
 /*
+ * prog at @path (made here), asked for with the build-id it has: that
+ * copy, usable, its build-id at *@id (*@n bytes); NULL if not.
+ */
+static struct dw_dso *prog_by_its_id(char *path, size_t size, const unsigned char **id, int *n)
+{
+	struct dw_dso *d;
+
+	snprintf(path, size, "%s/prog", dir);
+	d = dw_dso_get(test_dsos(), path, NULL, 0);
+	*n = d ? dw_dso_build_id(d, id) : 0;
+	if (*n <= 0)
+		return NULL;
+	d = dw_dso_get(test_dsos(), path, *id, (size_t)*n);
+	return d && dw_dso_usable(d) ? d : NULL;
+}
+
+/*
  * A recorder sees one file under a name per process (/proc/PID/root/PATH):
  * another name of a file open already is that copy, with no fd more.
  */
@@ -740,14 +757,9 @@ TEST(another_name_of_an_open_file_is_the_same_copy)
 	int n, fds;
 
 	NEED_BUILT();
-	snprintf(path, sizeof(path), "%s/prog", dir);
-	snprintf(alias, sizeof(alias), "/proc/self/root%s", path);
-	d = dw_dso_get(test_dsos(), path, NULL, 0);
+	d = prog_by_its_id(path, sizeof(path), &id, &n);
 	ASSERT_NE(NULL, d);
-	n = dw_dso_build_id(d, &id);
-	ASSERT_LT(0, n);
-	d = dw_dso_get(test_dsos(), path, id, (size_t)n);
-	ASSERT_TRUE(dw_dso_usable(d));
+	snprintf(alias, sizeof(alias), "/proc/self/root%s", path);
 	fds = nr_fds();
 	e = dw_dso_get(test_dsos(), alias, id, (size_t)n);
 	EXPECT_EQ(d, e);
@@ -773,13 +785,8 @@ TEST(thousands_of_names_of_one_file_are_one_copy)
 	int n, fds, i, same = 0, again = 0;
 
 	NEED_BUILT();
-	snprintf(path, sizeof(path), "%s/prog", dir);
-	d = dw_dso_get(test_dsos(), path, NULL, 0);
+	d = prog_by_its_id(path, sizeof(path), &id, &n);
 	ASSERT_NE(NULL, d);
-	n = dw_dso_build_id(d, &id);
-	ASSERT_LT(0, n);
-	d = dw_dso_get(test_dsos(), path, id, (size_t)n);
-	ASSERT_TRUE(dw_dso_usable(d));
 	fds = nr_fds();
 	/* Name i: 1 + i % 60 slashes, then i / 60 "./" steps, then the path's rest. */
 	for (i = 0; i < 3000; i++) {
