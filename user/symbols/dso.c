@@ -44,7 +44,6 @@ struct dw_load {
 };
 
 struct dw_dso {
-	struct dw_dso *next;
 	struct dw_dso_cache *cache;	/* where to look (symfs, debug dirs) */
 	char *path;			/* the path asked for */
 	unsigned char key_id[20];	/* the build-id asked for; 0 bytes: by path */
@@ -74,12 +73,11 @@ struct dw_dso {
 
 /* The files read, and where to look for them. */
 struct dw_dso_cache {
-	struct dw_dso *files;
 	/*
-	 * The same files by index, found by the name asked for (@by_name:
-	 * path and build-id) and by the file opened there (@by_inode: dev,
-	 * inode and build-id, the copies with an ELF of their own): a
-	 * machine's capture names each library once per process root
+	 * Every file, found by the name asked for (@by_name: path and
+	 * build-id) and by the file opened there (@by_inode: dev, inode and
+	 * build-id, the copies with an ELF of their own): a machine's
+	 * capture names each library once per process root
 	 * (/proc/PID/root/PATH), thousands of names.
 	 */
 	struct dw_dso **all;
@@ -360,7 +358,6 @@ static int open_vdso(struct dw_dso *d)
 	return open_by_build_id(d);
 }
 
-/* A new entry of @c for @path and the build-id asked, nothing read yet; NULL: ENOMEM. */
 /* What dw_dso_get() is asked for: a path, and the build-id recorded, if any. */
 struct dso_name {
 	const char *path;
@@ -406,6 +403,7 @@ static int inode_eq(const void *ctx, uint32_t i, const void *key)
 	       !memcmp(d->key_id, k->id, k->id_size);
 }
 
+/* A new entry of @c for @path and the build-id asked, nothing read yet; NULL: ENOMEM. */
 static struct dw_dso *dso_new(struct dw_dso_cache *c, const char *path,
 			      const unsigned char *build_id, size_t build_id_size)
 {
@@ -431,8 +429,6 @@ static struct dw_dso *dso_new(struct dw_dso_cache *c, const char *path,
 	}
 	d->idx = (uint32_t)c->nr_all;
 	c->all[c->nr_all++] = d;
-	d->next = c->files;
-	c->files = d;
 	return d;
 }
 
@@ -680,15 +676,14 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
  */
 void dw_dso_cache_free(struct dw_dso_cache *c)
 {
-	struct dw_dso *d, *next;
+	size_t i;
 
 	if (!c)
 		return;
-	for (d = c->files; d; d = next) {
-		next = d->next;
-		close_dwfl(d);
-		free(d->path);
-		free(d);
+	for (i = 0; i < c->nr_all; i++) {
+		close_dwfl(c->all[i]);
+		free(c->all[i]->path);
+		free(c->all[i]);
 	}
 	free(c->all);
 	dw_htab_free(&c->by_name);

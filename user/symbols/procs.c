@@ -28,7 +28,6 @@ struct comm_entry {
 };
 
 struct image {
-	struct image *next;		/* the image made before, of any process */
 	struct image *older;		/* the image before, of the same process */
 	__u32 pid;
 	__u64 since;			/* exec time; 0 for the first image */
@@ -39,11 +38,10 @@ struct dw_procs {
 	struct comm_entry *comms;
 	size_t nr_comms, cap_comms;
 	int comms_sorted;
-	struct image *images;		/* newest first */
 	/*
-	 * The newest image of each process, found by pid: a capture of a
-	 * machine holds thousands (a shell loop's), and each address of a
-	 * stack asks for its process's.
+	 * The newest image of each process (older ones chained to it),
+	 * found by pid: a capture of a machine holds thousands (a shell
+	 * loop's), and each address of a stack asks for its process's.
 	 */
 	struct proc_newest {
 		__u32 pid;
@@ -118,8 +116,6 @@ static struct image *new_image(struct dw_procs *p, __u32 pid, __u64 since)
 	}
 	im->pid = pid;
 	im->since = since;
-	im->next = p->images;
-	p->images = im;
 	im->older = p->newest[id].im;
 	p->newest[id].im = im;
 	return im;
@@ -316,14 +312,17 @@ int dw_procs_resolve(const struct dw_procs *p, __u32 pid, __u64 time, __u64 addr
  */
 void dw_procs_free(struct dw_procs *p)
 {
-	struct image *im, *next;
+	struct image *im, *older;
+	size_t i;
 
 	if (!p)
 		return;
-	for (im = p->images; im; im = next) {
-		next = im->next;
-		dw_maps_free(im->maps);
-		free(im);
+	for (i = 0; i < p->nr_newest; i++) {
+		for (im = p->newest[i].im; im; im = older) {
+			older = im->older;
+			dw_maps_free(im->maps);
+			free(im);
+		}
 	}
 	free(p->newest);
 	dw_htab_free(&p->by_pid);
