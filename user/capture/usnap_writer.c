@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "record.h"
 #include "symbols/procs.h"
@@ -227,25 +228,36 @@ static void collect_ips(struct dw_usnap_writer *c, __u32 pid, __u64 time, const 
 static int collect_mmap(const struct dunwind_rec_mmap *m, void *arg)
 {
 	struct dw_usnap_writer *c = arg;
-	char file[4200];
 	enum dw_proc_file_how how = DW_PROC_FILE_NONE;
+	const char *read = NULL;
+	const struct dw_dso *d;
+	char file[4200];
 
 	if (c->failed)
 		return -ENOMEM;
-	/* The process's own view of the file, while it still maps it. */
-	if (m->path[0] == '/' && m->path[1] != '/')
+	/*
+	 * The mapped inode read already, for an earlier process: a shell
+	 * loop's processes map the same few files, and each process's view
+	 * of one costs 7 system calls.
+	 */
+	d = dw_dso_read_as(c->dsos, makedev(m->dev_major, m->dev_minor), m->ino, m->build_id,
+			   m->build_id_size);
+	if (d)
+		read = dw_dso_path(d);
+	/* Else the process's own view of the file, while it still maps it. */
+	else if (m->path[0] == '/' && m->path[1] != '/')
 		how = dw_proc_file(c->dsos, (int)m->pid, m->path, m->start, m->end,
 				   m->build_id_size ? m->build_id : NULL,
 				   m->build_id_size, file, sizeof(file));
+	if (how != DW_PROC_FILE_NONE)
+		read = file;
 	if (how == DW_PROC_FILE_MAPPED)
 		c->via_map_files++;
-	else if (how == DW_PROC_FILE_NONE && m->build_id_size && m->path[0] == '/' &&
-		 m->path[1] != '/' && !dw_dso_usable(dw_dso_get(c->dsos, m->path,
-					      m->build_id, m->build_id_size)) &&
+	else if (!read && m->build_id_size && m->path[0] == '/' && m->path[1] != '/' &&
+		 !dw_dso_usable(dw_dso_get(c->dsos, m->path, m->build_id, m->build_id_size)) &&
 		 !c->not_found++)
 		snprintf(c->first_not_found, sizeof(c->first_not_found), "%s", m->path);
-	if (dw_procs_add_mmap(c->model, m, how == DW_PROC_FILE_NONE ? NULL : file) == -ENOMEM ||
-	    dw_usnap_jit_mmap(c->jit, m))
+	if (dw_procs_add_mmap(c->model, m, read) == -ENOMEM || dw_usnap_jit_mmap(c->jit, m))
 		c->failed = 1;
 	return c->failed ? -ENOMEM : 0;
 }

@@ -545,6 +545,50 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 }
 
 /**
+ * dw_dso_read_as() - a file read already as inode @ino of device @dev
+ * @c:		the cache
+ * @dev:	the device of the mapped inode (a MMAP record's)
+ * @ino:	its number
+ * @build_id:	the build-id recorded for the mapping
+ * @build_id_size: its length, 1..20
+ *
+ * A process that maps a file some earlier process mapped: the kernel's
+ * word for which inode it is, and the build-id for its contents, make it
+ * the file read then, without looking at its path again.
+ *
+ * Context: user space; no system call.
+ * Return: the file, opened at a path where it was that inode and had that
+ * build-id; NULL if none was (or no build-id is given).
+ */
+struct dw_dso *dw_dso_read_as(struct dw_dso_cache *c, dev_t dev, ino_t ino,
+			      const unsigned char *build_id, size_t build_id_size)
+{
+	struct dso_inode inode = { dev, ino, build_id, build_id_size };
+	struct dw_dso *d;
+	long i;
+
+	if (!build_id_size || build_id_size > sizeof(d->key_id))
+		return NULL;
+	i = dw_htab_find(&c->by_inode, inode_hash(dev, ino, build_id, build_id_size), inode_eq,
+			 c, &inode);
+	d = i >= 0 ? c->all[i] : NULL;
+	return dw_dso_usable(d) ? d : NULL;
+}
+
+/**
+ * dw_dso_path() - the name a file was asked for by
+ * @d:		file from dw_dso_get() or dw_dso_read_as()
+ *
+ * Context: user space.
+ * Return: the path (valid as long as @d); dw_dso_get() of it with the same
+ * build-id gives @d again.
+ */
+const char *dw_dso_path(const struct dw_dso *d)
+{
+	return d->path;
+}
+
+/**
  * dw_dso_stale() - is the file on disk another one than was recorded?
  * @d:		file from dw_dso_get()
  *

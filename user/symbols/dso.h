@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define DW_DSO_MAX_INLINE	16
 
@@ -52,6 +53,9 @@ int dw_dso_path_is_image(const char *path);
 struct dw_dso_cache *dw_dso_cache_new(void);
 struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 			  const unsigned char *build_id, size_t build_id_size);
+struct dw_dso *dw_dso_read_as(struct dw_dso_cache *c, dev_t dev, ino_t ino,
+			      const unsigned char *build_id, size_t build_id_size);
+const char *dw_dso_path(const struct dw_dso *d);
 int dw_dso_stale(const struct dw_dso *d);
 int dw_dso_usable(const struct dw_dso *d);
 int dw_dso_build_id(const struct dw_dso *d, const unsigned char **id);

@@ -4,7 +4,8 @@
  * from a copy of it, is named the same once the copy is gone or replaced
  * (from the snapshot), not without a snapshot (and a warning names the
  * file), not from a damaged one; a stripped copy still names each function
- * once, by its FDE start, and so does its snapshot.
+ * once, by its FDE start, and so does its snapshot.  A file mapped again (the
+ * same inode and build-id) is the one read for the earlier process.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <zlib.h>
 
 #include "kselftest_harness.h"
@@ -359,6 +362,98 @@ static char text[] =
 	"L 1010 1 40 main src/main file.c\n"
 	"D - /usr/lib/a b.so\nF 2000 10 _ZN3foo3barEv\n"
 	"P 77\nF 7f0000001000 100 jit leaf fn\n";
+
+/*
+ * Two processes map this program: the first is alive, the second gone and
+ * its path with it.  The second's mapping is the same inode, with the same
+ * build-id or (@other_id) another: its snapshot's counts in @st.
+ */
+static int mapped_again(int other_id, struct dw_usnap_stats *st)
+{
+	struct dunwind_config cfg = { .size = sizeof(cfg), .sample_freq = 99 };
+	const __u32 gone = 4194305;	/* above pid_max's highest: never alive */
+	__u32 pids[2] = { (__u32)getpid(), gone };
+	const char *paths[2] = { NULL, "/gone/prog" };
+	struct dw_usnap_writer *c;
+	struct dw_capture_writer w;
+	struct dunwind_rec_mmap *m;
+	const unsigned char *id;
+	uint64_t start, end, off;
+	char self[4096], out[64];
+	union rec_buf b;
+	struct stat sb;
+	int n, i, fd, err = 0;
+
+	if (!find_self((uintptr_t)usnap_leaf, &start, &end, &off, self) || stat(self, &sb))
+		return -1;
+	n = dw_dso_build_id(dw_dso_get(test_dsos(), self, NULL, 0), &id);
+	if (n <= 0)
+		return -ENOENT;
+	paths[0] = self;
+	strcpy(out, "/tmp/dw_usnap_again.XXXXXX");
+	fd = mkstemp(out);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	c = dw_usnap_writer_new(test_dsos());
+	if (!c || dw_capture_create(&w, out, &cfg)) {
+		dw_usnap_writer_free(c);
+		unlink(out);
+		return -1;
+	}
+	for (i = 0; i < 2 && !err; i++) {
+		mk_mmap(&b, pids[i], 2, start, end, off, paths[i], 0);
+		m = (void *)&b;
+		m->dev_major = major(sb.st_dev);
+		m->dev_minor = minor(sb.st_dev);
+		m->ino = sb.st_ino;
+		m->build_id_size = (__u32)n;
+		memcpy(m->build_id, id, (size_t)n);
+		if (i && other_id)
+			m->build_id[0] ^= 0xff;
+		err = dw_usnap_collect(c, &b.hdr);
+	}
+	mk_stack(&b, 1, gone, gone, 1, (__u64)(uintptr_t)usnap_leaf + 4, DUNWIND_STOP_END);
+	b.stack.time = 3;
+	if (!err)
+		err = dw_usnap_collect(c, &b.hdr);
+	if (!err)
+		err = dw_usnap_write(c, &w, st);
+	dw_usnap_writer_free(c);
+	test_dsos_drop();
+	if (dw_capture_close(&w))
+		err = -1;
+	unlink(out);
+	return err;
+}
+
+/* ... with the same build-id: the file read for the first names its stack. */
+TEST(a_file_mapped_again_is_the_one_read_for_an_earlier_process)
+{
+	struct dw_usnap_stats st;
+	int err = mapped_again(0, &st);
+
+	if (err == -ENOENT)
+		SKIP(return, "this program has no build-id: a mapping is known by its inode only with one");
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(0, st.not_found);
+	EXPECT_EQ(1, st.addrs);
+	EXPECT_EQ(0, st.unnamed);
+}
+
+/* ... with another build-id: not that file (the inode was freed and reused). */
+TEST(the_same_inode_with_another_build_id_is_not_the_file_read)
+{
+	struct dw_usnap_stats st;
+	int err = mapped_again(1, &st);
+
+	if (err == -ENOENT)
+		SKIP(return, "this program has no build-id: a mapping is known by its inode only with one");
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(1, st.not_found);
+	EXPECT_EQ(1, st.addrs);
+	EXPECT_EQ(1, st.unnamed);
+}
 
 TEST(a_hand_written_snapshot_text_parses_and_names_an_address)
 {
