@@ -802,6 +802,10 @@ int dunwind_barrier_none(struct dunwind_session *s, const void __user *arg);
 /* kmod/perm.c: perf_event_open()'s policy for who may profile what. */
 int dunwind_perm_config(const struct dunwind_config *cfg, struct task_struct *task, bool *kernel);
 int dunwind_perm_task(struct task_struct *task);
+bool dunwind_perm_kernel_addresses(void);
+
+/* kmod/ksym.c: DUNWIND_IOC_KSYM, a kernel address's symbol. */
+int dunwind_ksym(void __user *arg);
 
 /* kmod/sysctl.c: a /proc/sys value modules cannot read directly. */
 int dunwind_sysctl_int(const char *path, int *val);

@@ -47,6 +47,8 @@ static long dunwind_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return dunwind_barrier_none(s, (const void __user *)arg);
 	case DUNWIND_IOC_INTERP_REGISTER:
 		return dunwind_interp_register(s, (const void __user *)arg);
+	case DUNWIND_IOC_KSYM:
+		return dunwind_ksym((void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

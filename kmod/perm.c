@@ -15,6 +15,8 @@
  * A target is the caller's own when the caller could read it with ptrace
  * (PTRACE_MODE_READ_REALCREDS): same real uid and gid as all of the
  * target's, or CAP_SYS_PTRACE over it, and a dumpable target.
+ *
+ * Naming kernel addresses (DUNWIND_IOC_KSYM) is /proc/kallsyms's policy.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -101,4 +103,25 @@ int dunwind_perm_task(struct task_struct *task)
 	if (perfmon_capable() || dunwind_perm_may_read(task))
 		return 0;
 	return -EACCES;
+}
+
+/**
+ * dunwind_perm_kernel_addresses() - may the caller see kernel addresses?
+ *
+ * As /proc/kallsyms decides for its reader (kallsyms_show_value(), not
+ * exported): kernel.kptr_restrict 0 and kernel.perf_event_paranoid at
+ * most 1; else CAP_SYSLOG, with kptr_restrict at most 1.  A sysctl that
+ * cannot be read forbids.
+ * Context: ioctl (may sleep).
+ * Return: true if it may.
+ */
+bool dunwind_perm_kernel_addresses(void)
+{
+	int restrict_ptr;
+
+	if (dunwind_sysctl_int("/proc/sys/kernel/kptr_restrict", &restrict_ptr))
+		return false;
+	if (!restrict_ptr && dunwind_perf_paranoid() <= 1)
+		return true;
+	return restrict_ptr <= 1 && ns_capable_noaudit(&init_user_ns, CAP_SYSLOG);
 }

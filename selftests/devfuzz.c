@@ -248,6 +248,19 @@ static int exe_text(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;	/* the executable only */
 }
 
+/* DUNWIND_IOC_KSYM: any address, kernel-like or not, sizes around VER0, bad pointers. */
+static void do_ksym(struct fuzz *f, int fd)
+{
+	struct dunwind_ksym *k = (void *)f->buf;
+
+	memset(k, 0, sizeof(*k) + 64);
+	k->size = rnd(f) % 4 ? sizeof(*k) : (__u32)(rnd(f) % (sizeof(*k) + 64));
+	k->flags = rnd(f) % 8 ? 0 : (__u32)rnd(f);
+	k->addr = rnd(f) % 2 ? 0xffffffff80000000ULL + (rnd(f) % (1ULL << 30)) : rnd(f);
+	account(f, DUNWIND_IOC_KSYM,
+		ioctl(fd, DUNWIND_IOC_KSYM, rnd(f) % 8 ? (void *)k : arg_ptr(f)));
+}
+
 /*
  * A descriptor whose fields are each legal or random: validation refuses
  * most; the rest are walked over this process's memory whenever a sample
@@ -419,7 +432,10 @@ static void one_call(struct fuzz *f, int i)
 		do_register(f, fd);
 		break;
 	case 7:
-		account(f, DUNWIND_IOC_TEST_NMI, ioctl(fd, DUNWIND_IOC_TEST_NMI, NULL));
+		if (rnd(f) % 2)
+			do_ksym(f, fd);
+		else
+			account(f, DUNWIND_IOC_TEST_NMI, ioctl(fd, DUNWIND_IOC_TEST_NMI, NULL));
 		break;
 	case 8:
 		cmd = rnd(f) % 2 ? _IO(DUNWIND_IOC_MAGIC, rnd(f) % 16) :

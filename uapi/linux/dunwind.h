@@ -314,6 +314,8 @@ struct dunwind_stats {
 #define DUNWIND_IOC_SFRAME_NONE		_IO(DUNWIND_IOC_MAGIC, 7)
 /* Register an interpreter's descriptor for a file: struct dunwind_interp_reg *. */
 #define DUNWIND_IOC_INTERP_REGISTER	_IO(DUNWIND_IOC_MAGIC, 8)
+/* The kernel symbol holding an address: struct dunwind_ksym *. */
+#define DUNWIND_IOC_KSYM		_IO(DUNWIND_IOC_MAGIC, 9)
 
 /*
  * An SFrame table for a file whose mappings have no .sframe of their own
@@ -396,6 +398,39 @@ struct dunwind_sframe_none {
 	__u64 __reserved[2];
 };
 #define DUNWIND_SFRAME_NONE_SIZE_VER0	40
+
+/*
+ * The kernel symbol holding an address, with DUNWIND_IOC_KSYM: what
+ * /proc/kallsyms says of it, for the few addresses a capture holds (the
+ * kernel makes the whole file for about 4,000 instructions a symbol).
+ * Allowed when /proc/kallsyms would show the caller its addresses:
+ * kernel.kptr_restrict 0 and kernel.perf_event_paranoid at most 1, or
+ * CAP_SYSLOG and kptr_restrict at most 1 (else -EPERM).  Any session,
+ * configured or not.
+ *
+ * @size:		sizeof(struct dunwind_ksym) as the caller knows it.
+ * @flags:		must be zero.
+ * @addr:		in: a kernel address (any value).
+ * @start:		out: the start of the symbol holding @addr.
+ * @len:		out: its length in bytes, up to the next symbol.
+ * @module:		out: its module's name, NUL-terminated; "" for the
+ *			kernel image's own.  Other owners as kallsyms names
+ *			them ("bpf" for a BPF program).
+ * @name:		out: its name, NUL-terminated.
+ * Errors: EINVAL (bad flags or size); E2BIG (larger struct with non-zero
+ * tail); EFAULT; EPERM; ENOENT: no symbol holds @addr (the out fields
+ * are then zero).
+ */
+struct dunwind_ksym {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 start;
+	__u64 len;
+	char module[56];
+	char name[512];
+};
+#define DUNWIND_KSYM_SIZE_VER0		600
 
 /*
  * The ring buffer.
@@ -1015,6 +1050,7 @@ __DUNWIND_ASSERT(sizeof(struct dunwind_config) == DUNWIND_CONFIG_SIZE_VER0, "con
 __DUNWIND_ASSERT(sizeof(struct dunwind_stats) == DUNWIND_STATS_SIZE_VER6, "stats");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_reg) == DUNWIND_SFRAME_REG_SIZE_VER0, "reg");
 __DUNWIND_ASSERT(sizeof(struct dunwind_sframe_none) == DUNWIND_SFRAME_NONE_SIZE_VER0, "none");
+__DUNWIND_ASSERT(sizeof(struct dunwind_ksym) == DUNWIND_KSYM_SIZE_VER0, "ksym");
 __DUNWIND_ASSERT(sizeof(struct dunwind_ring_ctrl) == 192, "ctrl");
 __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_head) == 64, "head");
 __DUNWIND_ASSERT(__builtin_offsetof(struct dunwind_ring_ctrl, data_tail) == 128, "tail");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "capture/ksnap.h"
+#include "symbols/ksym_dev.h"
 #include "util/array.h"
 #include "util/search.h"
 
@@ -132,6 +133,23 @@ static int ksnap_filter(char *text, size_t *len, const __u64 *ips, size_t nips)
 	return 0;
 }
 
+/* Write @text (kallsyms lines, freed here) and the module list. */
+static int ksnap_write_text(struct dw_capture_writer *w, char *text, size_t len,
+			    const char *modules)
+{
+	int err = dw_zchunk_write(w, DW_REC_KSYMS, DW_KSYMS_KALLSYMS, text, len);
+
+	free(text);
+	if (err)
+		return err;
+	text = slurp(modules ? modules : "/proc/modules", 0, 0, &len);
+	if (!text)
+		return 0;
+	err = len ? dw_zchunk_write(w, DW_REC_KSYMS, DW_KSYMS_MODULES, text, len) : 0;
+	free(text);
+	return err;
+}
+
 /**
  * dw_ksnap_write() - append the whole kernel symbol snapshot to a capture
  * @w:		open capture writer
@@ -163,7 +181,7 @@ int dw_ksnap_write_ips(struct dw_capture_writer *w, const char *kallsyms, const 
 {
 	size_t len, i;
 	char *text;
-	int err, nonzero = 0;
+	int nonzero = 0;
 
 	/*
 	 * No kernel IP needs no symbol: the first line only, for the check
@@ -188,16 +206,35 @@ int dw_ksnap_write_ips(struct dw_capture_writer *w, const char *kallsyms, const 
 		free(text);
 		return -ENOMEM;
 	}
-	err = dw_zchunk_write(w, DW_REC_KSYMS, DW_KSYMS_KALLSYMS, text, len);
-	free(text);
-	if (err)
-		return err;
-	text = slurp(modules ? modules : "/proc/modules", 0, 0, &len);
+	return ksnap_write_text(w, text, len, modules);
+}
+
+/**
+ * dw_ksnap_write_dev() - append the kernel symbol snapshot, asking the module
+ * @w:		open capture writer
+ * @dev_fd:	an open /dev/dunwind
+ * @modules:	module list (NULL: /proc/modules); a missing one is skipped
+ * @ips:	kernel IPs the capture holds, sorted
+ * @nips:	how many
+ *
+ * The same snapshot as dw_ksnap_write_ips() (the symbols holding @ips and
+ * their successors), from a DUNWIND_IOC_KSYM per symbol rather than all
+ * of /proc/kallsyms.
+ *
+ * Context: user space.
+ * Return: 0; -EPERM if kernel addresses are hidden from the caller;
+ * -ENOTTY from a module without DUNWIND_IOC_KSYM (nothing written then);
+ * -errno from writing the capture; -ENOMEM.
+ */
+int dw_ksnap_write_dev(struct dw_capture_writer *w, int dev_fd, const char *modules,
+		       const __u64 *ips, size_t nips)
+{
+	size_t len;
+	char *text = dw_ksym_dev_lines(dev_fd, ips, nips, &len);
+
 	if (!text)
-		return 0;
-	err = len ? dw_zchunk_write(w, DW_REC_KSYMS, DW_KSYMS_MODULES, text, len) : 0;
-	free(text);
-	return err;
+		return -errno;
+	return ksnap_write_text(w, text, len, modules);
 }
 
 /**

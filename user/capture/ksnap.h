@@ -25,6 +25,8 @@
 int dw_ksnap_write(struct dw_capture_writer *w, const char *kallsyms, const char *modules);
 int dw_ksnap_write_ips(struct dw_capture_writer *w, const char *kallsyms, const char *modules,
 		       const __u64 *ips, size_t nips);
+int dw_ksnap_write_dev(struct dw_capture_writer *w, int dev_fd, const char *modules,
+		       const __u64 *ips, size_t nips);
 
 struct dw_ksnap;
 struct dw_ksnap *dw_ksnap_new(void);

@@ -180,8 +180,9 @@ static void summary_module(const struct dunwind_stats *ks)
 static void summary_symbols(const struct dw_recorder *st)
 {
 	if (st->ksyms_bytes)
-		dw_info("kernel symbols: a %llu KiB snapshot in the capture "
-			"(%lld ms)\n", st->ksyms_bytes >> 10, st->ksyms_ms);
+		dw_info("kernel symbols: a %llu KiB snapshot in the capture, named by %s "
+			"(%lld ms)\n", st->ksyms_bytes >> 10,
+			st->ksyms_by_module ? "the module" : "/proc/kallsyms", st->ksyms_ms);
 	if (st->usyms_written)
 		dw_info("user symbols: a %llu KiB snapshot in the capture: %lu "
 			"functions, %lu source frames in %lu files for %lu addresses (%lu without "

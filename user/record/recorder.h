@@ -42,6 +42,7 @@ struct dw_recorder {
 	struct dw_pynames pynames;
 	unsigned long long ksyms_bytes;	/* kernel symbol snapshot, 0: none */
 	long long ksyms_ms;
+	int ksyms_by_module;		/* named by DUNWIND_IOC_KSYM, not /proc/kallsyms */
 	/* Kernel IPs seen (dw_recorder_replay()), for a snapshot of just the
 	   symbols they need. */
 	struct dw_kips kips;
@@ -55,7 +56,7 @@ struct dw_recorder {
 void *dw_recorder_place(__u32 size, void *arg);
 int dw_recorder_on_record(const struct dunwind_rec_header *rec, void *arg);
 int dw_recorder_replay(struct dw_recorder *st);
-int dw_recorder_write_ksyms(struct dw_recorder *r, const char *output);
+int dw_recorder_write_ksyms(struct dw_recorder *r, int dev_fd, const char *output);
 int dw_recorder_write_usyms(struct dw_recorder *r, const char *output);
 
 #endif

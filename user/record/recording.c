@@ -425,7 +425,7 @@ int dw_record_finish(struct dw_record_run *r, int ret)
 	}
 	/* At the end: no delay at the start, and modules loaded meanwhile are in. */
 	if (!o->no_ksyms && !ret)
-		ret = dw_recorder_write_ksyms(&r->st, o->output);
+		ret = dw_recorder_write_ksyms(&r->st, r->s.fd, o->output);
 	if (r->st.usnap && !ret)
 		ret = dw_recorder_write_usyms(&r->st, o->output);
 	err = dw_capture_close(&r->st.w);

@@ -5,6 +5,7 @@
  * it, refused (without failing the capture) when its chunks are damaged.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,27 @@ TEST_F(snap, no_ip_keeps_no_symbol_and_still_reads_back)
 	k = read_back(self->why, sizeof(self->why), &small);
 	ASSERT_NE(NULL, k) TH_LOG("%s", self->why);
 	EXPECT_EQ(NULL, dw_kallsyms_lookup(k, ips[0], &off, &mod));
+	dw_kallsyms_free(k);
+}
+
+/*
+ * A device without DUNWIND_IOC_KSYM (an older module; here /dev/null):
+ * ENOTTY, and nothing written, so that the recorder reads kallsyms instead.
+ */
+TEST_F(snap, without_the_modules_ioctl_nothing_is_written)
+{
+	struct dw_capture_writer w;
+	unsigned long chunks;
+	struct dw_kallsyms *k;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dw_capture_create(&w, cap, &cfg));
+	EXPECT_EQ(-ENOTTY, dw_ksnap_write_dev(&w, fd, mods, ips, 3));
+	EXPECT_EQ(0, dw_capture_close(&w));
+	close(fd);
+	k = read_back(self->why, sizeof(self->why), &chunks);
+	EXPECT_EQ(0, chunks);
 	dw_kallsyms_free(k);
 }
 
