@@ -37,6 +37,7 @@
 #include "symbols/dwarf.h"
 #include "symbols/plt.h"
 #include "symbols/resolved.h"
+#include "symbols/symindex.h"
 #include "util/log.h"
 
 struct dw_load {
@@ -59,6 +60,7 @@ struct dw_dso {
 	struct dw_plt plt;		/* PLT stubs, read on first need */
 	struct dw_fdes fdes;		/* FDE starts, read on first need */
 	struct dw_resolved resolved;	/* dw_dso_resolve()'s answers, by address */
+	struct dw_symindex symindex;	/* its symbols by address, built on first need */
 	/* The file at @path when it was opened there (0: not opened there). */
 	dev_t dev;
 	ino_t ino;
@@ -205,6 +207,7 @@ static void close_dwfl(struct dw_dso *d)
 {
 	/* Its answers' strings are the Dwfl's. */
 	dw_resolved_free(&d->resolved);
+	dw_symindex_free(&d->symindex);
 	dw_plt_free(&d->plt);
 	dw_dwarf_fdes_free(&d->fdes);
 	if (d->dwfl)
@@ -688,7 +691,7 @@ int dw_dso_resolve(struct dw_dso *d, uint64_t vaddr, unsigned int flags, struct 
 		return -ENOENT;
 	if (dw_resolved_find(&d->resolved, vaddr, flags, res))
 		return res->name ? 0 : -ENOENT;
-	res->name = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
+	res->name = dw_symindex_lookup(&d->symindex, d->mod, addr, &off, &sym);
 	/* The nearest symbol below may be a mapping symbol: no name. */
 	if (res->name && is_mapping_symbol(res->name)) {
 		res->name = NULL;
