@@ -19,6 +19,7 @@
 
 #include "kselftest_harness.h"
 #include "records.h"
+#include "sysctl.h"
 
 /* The config followed by a tail the module does not know. */
 struct big_config {
@@ -124,24 +125,6 @@ TEST_F(dev, ring_charged_to_memlock_limit)
 		       "13: ring refused after the first was closed");
 }
 
-/* Write @val to the sysctl file @path; its old value in *@old. 0 or -errno. */
-static int sysctl_swap(const char *path, long val, long *old)
-{
-	char buf[32];
-	FILE *f = fopen(path, "r+");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%ld", old) != 1)
-		ret = -EIO;
-	else if (fseek(f, 0, SEEK_SET) || fprintf(f, "%ld\n", val) < 0 || fflush(f))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 #define MAX_RATE "/proc/sys/kernel/perf_event_max_sample_rate"
 
 /* A frequency above kernel.perf_event_max_sample_rate is refused, as by perf. */
@@ -150,7 +133,7 @@ TEST_F(dev, config_freq_above_max_sample_rate_is_einval)
 	long old, unused;
 	int ret;
 
-	ret = sysctl_swap(MAX_RATE, 2000, &old);
+	ret = dw_sysctl_swap(MAX_RATE, 2000, &old);
 	if (ret)
 		SKIP(return, "cannot set %s: %s", MAX_RATE, strerror(-ret));
 	self->cfg.sample_freq = 2001;
@@ -158,7 +141,7 @@ TEST_F(dev, config_freq_above_max_sample_rate_is_einval)
 	self->cfg.sample_freq = 2000;
 	EXPECT_EQ(-EINVAL, ret);
 	EXPECT_EQ(0, xioctl(self->fd, DUNWIND_IOC_CONFIG, &self->cfg));
-	sysctl_swap(MAX_RATE, old, &unused);
+	dw_sysctl_swap(MAX_RATE, old, &unused);
 }
 
 TEST_F(dev, unknown_ioctl_is_enotty)

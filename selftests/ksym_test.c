@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "records.h"
+#include "sysctl.h"
 #include "capture/capture.h"
 #include "capture/ksnap.h"
 #include "symbols/kallsyms.h"
@@ -86,24 +87,6 @@ static int kallsyms_find(const char *name, const char *mod, unsigned long long *
 		}
 	}
 	fclose(f);
-	return ret;
-}
-
-/* Write @val to @path, its old value in @old. 0 or -errno. */
-static int sysctl_swap(const char *path, long val, long *old)
-{
-	char buf[32];
-	FILE *f = fopen(path, "r+");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%ld", old) != 1)
-		ret = -EIO;
-	else if (fseek(f, 0, SEEK_SET) || fprintf(f, "%ld\n", val) < 0 || fflush(f))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
 	return ret;
 }
 
@@ -197,13 +180,13 @@ TEST_F(ksym, an_unprivileged_caller_follows_the_kallsyms_policy)
 		SKIP(return, "needs root to set %s and %s", KPTR_RESTRICT, PARANOID);
 	ASSERT_EQ(0, kallsyms_find("vfs_read", "", &addr, &len));
 	self->k.addr = addr;
-	ASSERT_EQ(0, sysctl_swap(KPTR_RESTRICT, 0, &old_kptr));
-	ASSERT_EQ(0, sysctl_swap(PARANOID, 1, &old_paranoid));
+	ASSERT_EQ(0, dw_sysctl_swap(KPTR_RESTRICT, 0, &old_kptr));
+	ASSERT_EQ(0, dw_sysctl_swap(PARANOID, 1, &old_paranoid));
 	named = ask_as_nobody(self->fd, &self->k);
-	sysctl_swap(PARANOID, 2, &ignored);
+	dw_sysctl_swap(PARANOID, 2, &ignored);
 	hidden = ask_as_nobody(self->fd, &self->k);
-	sysctl_swap(PARANOID, old_paranoid, &ignored);
-	sysctl_swap(KPTR_RESTRICT, old_kptr, &ignored);
+	dw_sysctl_swap(PARANOID, old_paranoid, &ignored);
+	dw_sysctl_swap(KPTR_RESTRICT, old_kptr, &ignored);
 	EXPECT_EQ(0, named);
 	EXPECT_EQ(-EPERM, hidden);
 }
@@ -216,10 +199,10 @@ TEST_F(ksym, hidden_addresses_are_eperm)
 
 	if (geteuid())
 		SKIP(return, "needs root to set %s", KPTR_RESTRICT);
-	ASSERT_EQ(0, sysctl_swap(KPTR_RESTRICT, 2, &old));
+	ASSERT_EQ(0, dw_sysctl_swap(KPTR_RESTRICT, 2, &old));
 	self->k.addr = (unsigned long long)-4096;
 	err = ask(self->fd, &self->k);
-	ASSERT_EQ(0, sysctl_swap(KPTR_RESTRICT, old, &old));
+	ASSERT_EQ(0, dw_sysctl_swap(KPTR_RESTRICT, old, &old));
 	EXPECT_EQ(-EPERM, err);
 }
 

@@ -58,8 +58,13 @@ static int ent_cmp(const void *a, const void *b)
 	return x->ndx < y->ndx ? -1 : x->ndx > y->ndx;
 }
 
-/* Is @e a better choice than @best (either may be for the same address)? */
-static int better(const struct dw_symindex_ent *e, const struct dw_symindex_ent *best)
+/*
+ * Is @e a better choice than @best?  The highest start, then the strongest
+ * binding, then the smallest; then the first in the table for a sized
+ * symbol, the last for a label (@last_wins), as libdwfl.
+ */
+static int better(const struct dw_symindex_ent *e, const struct dw_symindex_ent *best,
+		  int last_wins)
 {
 	if (!best)
 		return 1;
@@ -69,7 +74,7 @@ static int better(const struct dw_symindex_ent *e, const struct dw_symindex_ent 
 		return bind_rank(&e->sym) > bind_rank(&best->sym);
 	if (e->size != best->size)
 		return e->size < best->size;
-	return e->ndx < best->ndx;
+	return last_wins ? e->ndx > best->ndx : e->ndx < best->ndx;
 }
 
 /*
@@ -99,18 +104,6 @@ static int label_section(Elf *elf, Dwarf_Addr bias, GElf_Word shndx, struct dw_s
 static int label_covers(const struct dw_symindex_ent *e, uint64_t addr)
 {
 	return e->start == addr || (addr >= e->scn_lo && addr <= e->scn_hi);
-}
-
-/* Labels: the highest start, then the strongest binding, then the last in the table. */
-static int better_label(const struct dw_symindex_ent *e, const struct dw_symindex_ent *best)
-{
-	if (!best)
-		return 1;
-	if (e->start != best->start)
-		return e->start > best->start;
-	if (bind_rank(&e->sym) != bind_rank(&best->sym))
-		return bind_rank(&e->sym) > bind_rank(&best->sym);
-	return e->ndx > best->ndx;
 }
 
 static int build(struct dw_symindex *x, Dwfl_Module *mod)
@@ -183,7 +176,7 @@ static const struct dw_symindex_ent *sized_at(const struct dw_symindex *x, uint6
 
 		if ((globals_only && !e->global) || addr - e->start >= e->size)
 			continue;
-		if (better(e, best))
+		if (better(e, best, 0))
 			best = e;
 	}
 	return best;
@@ -201,7 +194,8 @@ static const struct dw_symindex_ent *label_at(const struct dw_symindex *x, uint6
 
 		if (best && e->start < best->start)
 			break;		/* the highest start is found */
-		if ((!globals_only || e->global) && label_covers(e, addr) && better_label(e, best))
+		if ((!globals_only || e->global) && label_covers(e, addr) &&
+		    better(e, best, 1))
 			best = e;
 	}
 	return best;
