@@ -406,6 +406,17 @@ static int inode_eq(const void *ctx, uint32_t i, const void *key)
 	       !memcmp(d->key_id, k->id, k->id_size);
 }
 
+/* The copy with an ELF of its own opened as inode @ino of @dev for that build-id, or NULL. */
+static struct dw_dso *find_by_inode(struct dw_dso_cache *c, dev_t dev, ino_t ino,
+				    const unsigned char *build_id, size_t build_id_size)
+{
+	struct dso_inode inode = { dev, ino, build_id, build_id_size };
+	long i = dw_htab_find(&c->by_inode, inode_hash(dev, ino, build_id, build_id_size),
+			      inode_eq, c, &inode);
+
+	return i >= 0 ? c->all[i] : NULL;
+}
+
 /* A new entry of @c for @path and the build-id asked, nothing read yet; NULL: ENOMEM. */
 static struct dw_dso *dso_new(struct dw_dso_cache *c, const char *path,
 			      const unsigned char *build_id, size_t build_id_size)
@@ -456,7 +467,6 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 	struct dw_dso *d;
 	char want[41], have[129];
 	struct stat st = { 0 }, after;
-	struct dso_inode inode;
 	struct dso_name name;
 	long i;
 
@@ -473,11 +483,7 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 	}
 	/* Another name of a file open already: no second copy (nor fd). */
 	if (path[0] == '/' && !c->symfs && !stat(path, &st) && S_ISREG(st.st_mode)) {
-		inode = (struct dso_inode){ st.st_dev, st.st_ino, build_id, build_id_size };
-		i = dw_htab_find(&c->by_inode,
-				 inode_hash(st.st_dev, st.st_ino, build_id, build_id_size),
-				 inode_eq, c, &inode);
-		d = i >= 0 ? c->all[i] : NULL;
+		d = find_by_inode(c, st.st_dev, st.st_ino, build_id, build_id_size);
 		if (d) {
 			/* Remembered as a name of @d; out of memory, not remembered. */
 			struct dw_dso *alias = dso_new(c, path, build_id, build_id_size);
@@ -566,15 +572,11 @@ struct dw_dso *dw_dso_get(struct dw_dso_cache *c, const char *path,
 struct dw_dso *dw_dso_read_as(struct dw_dso_cache *c, dev_t dev, ino_t ino,
 			      const unsigned char *build_id, size_t build_id_size)
 {
-	struct dso_inode inode = { dev, ino, build_id, build_id_size };
 	struct dw_dso *d;
-	long i;
 
 	if (!build_id_size || build_id_size > sizeof(d->key_id))
 		return NULL;
-	i = dw_htab_find(&c->by_inode, inode_hash(dev, ino, build_id, build_id_size), inode_eq,
-			 c, &inode);
-	d = i >= 0 ? c->all[i] : NULL;
+	d = find_by_inode(c, dev, ino, build_id, build_id_size);
 	return dw_dso_usable(d) ? d : NULL;
 }
 

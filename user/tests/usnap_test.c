@@ -379,7 +379,7 @@ static int mapped_again(int other_id, struct dw_usnap_stats *st)
 	struct dunwind_rec_mmap *m;
 	const unsigned char *id;
 	uint64_t start, end, off;
-	char self[4096], out[64];
+	char self[4096], out[] = "/tmp/dw_usnap_again.XXXXXX";
 	union rec_buf b;
 	struct stat sb;
 	int n, i, fd, err = 0;
@@ -390,7 +390,6 @@ static int mapped_again(int other_id, struct dw_usnap_stats *st)
 	if (n <= 0)
 		return -ENOENT;
 	paths[0] = self;
-	strcpy(out, "/tmp/dw_usnap_again.XXXXXX");
 	fd = mkstemp(out);
 	if (fd < 0)
 		return -1;
